@@ -1,0 +1,70 @@
+// The sans-IO endpoint contract every mantra protocol implements.
+//
+// An endpoint is a state machine fed with events and asked what to do. The
+// driver (ns-3 app, UDP socket loop, in-memory test link) calls, in order:
+//
+//   handle_datagram(now, bytes, ecn)   a packet arrived for this endpoint
+//   handle_timeout(now)                when now >= poll_timeout()
+//   poll_transmit(now)                 repeatedly until it returns nullopt
+//   poll_timeout()                     then sleeps until that time or a packet
+//
+// `now` never decreases between calls. The endpoint never reads a clock, owns
+// no socket and never logs; what it knows it reports through stats().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mantra/units.h"
+
+namespace mantra {
+
+// The two ECN bits of the IP header (RFC 3168).
+enum class Ecn : uint8_t { kNotEct = 0, kEct1 = 1, kEct0 = 2, kCe = 3 };
+
+// What a datagram carries, so a driver can account media data apart from
+// control traffic without parsing the bytes.
+enum class DatagramKind : uint8_t { kData, kFeedback, kProbe };
+
+struct Datagram {
+  std::vector<uint8_t> bytes;
+  DatagramKind kind = DatagramKind::kData;
+  Ecn ecn = Ecn::kNotEct;  // the codepoint to send with
+};
+
+// Counters common to all endpoints plus protocol-specific named values.
+struct EndpointStats {
+  int64_t datagrams_sent = 0;
+  int64_t bytes_sent = 0;
+  int64_t datagrams_received = 0;
+  int64_t bytes_received = 0;
+  int64_t datagrams_rejected = 0;  // failed to decode
+  // Protocol diagnostics, e.g. {"rate_bps", ...}, {"loss_event_rate", ...}.
+  std::vector<std::pair<std::string, double>> diagnostics;
+};
+
+class Endpoint {
+ public:
+  virtual ~Endpoint() = default;
+  virtual void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) = 0;
+  virtual void handle_timeout(Time now) = 0;
+  virtual std::optional<Datagram> poll_transmit(Time now) = 0;
+  virtual std::optional<Time> poll_timeout() const = 0;
+  virtual EndpointStats stats() const = 0;
+};
+
+// The media source side: sends data, receives feedback.
+class Sender : public Endpoint {
+ public:
+  // The rate the sender is currently allowed to send at.
+  virtual Rate allowed_rate() const = 0;
+};
+
+// The media sink side: receives data, sends feedback.
+class Receiver : public Endpoint {};
+
+}  // namespace mantra

@@ -1,0 +1,31 @@
+// Makes endpoints by protocol name.
+//
+// Every protocol of mantra registers a factory for its sender and receiver.
+// Drivers (the simulator, the UDP tools, tests) create endpoints only through
+// make_sender / make_receiver, so adding a protocol touches one list here.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mantra/endpoint.h"
+#include "mantra/params.h"
+
+namespace mantra {
+
+// Either an endpoint or a one-line error (unknown protocol, bad parameter).
+template <typename T>
+struct Made {
+  std::unique_ptr<T> endpoint;
+  std::string error;
+};
+
+Made<Sender> make_sender(std::string_view protocol, const Params& params);
+Made<Receiver> make_receiver(std::string_view protocol, const Params& params);
+
+// Names of all registered protocols, in registration order.
+std::vector<std::string> protocol_names();
+
+}  // namespace mantra

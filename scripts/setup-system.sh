@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages mantra builds against, only those missing.
+# Idempotent: a second call checks with dpkg and returns at once.
+set -euo pipefail
+PACKAGES=(libns3-dev libgsl-dev libgtest-dev nlohmann-json3-dev cmake ninja-build g++ pkg-config python3-venv)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+echo "mantra: installing Debian packages: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

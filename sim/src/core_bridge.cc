@@ -1,0 +1,55 @@
+// C++20 side of the bridge: wraps core endpoints behind core_bridge.h.
+#include "core_bridge.h"
+
+#include "mantra/registry.h"
+
+namespace mantra::sim {
+namespace {
+
+class Bridged : public CoreEndpoint {
+ public:
+  explicit Bridged(std::unique_ptr<Endpoint> e) : e_(std::move(e)) {}
+  void handle_datagram(int64_t now_us, const uint8_t* bytes, size_t size, uint8_t ecn) override {
+    e_->handle_datagram(Time::from_us(now_us), std::span<const uint8_t>(bytes, size), static_cast<Ecn>(ecn & 3));
+  }
+  void handle_timeout(int64_t now_us) override { e_->handle_timeout(Time::from_us(now_us)); }
+  std::optional<BridgeDatagram> poll_transmit(int64_t now_us) override {
+    auto d = e_->poll_transmit(Time::from_us(now_us));
+    if (!d) return std::nullopt;
+    return BridgeDatagram{std::move(d->bytes), d->kind == DatagramKind::kData, static_cast<uint8_t>(d->ecn)};
+  }
+  std::optional<int64_t> poll_timeout_us() const override {
+    auto t = e_->poll_timeout();
+    if (!t) return std::nullopt;
+    return t->us();
+  }
+  std::vector<std::pair<std::string, double>> diagnostics() const override { return e_->stats().diagnostics; }
+
+ private:
+  std::unique_ptr<Endpoint> e_;
+};
+
+template <typename T>
+std::unique_ptr<CoreEndpoint> wrap(Made<T> made, std::string& error) {
+  if (!made.endpoint) {
+    error = made.error;
+    return nullptr;
+  }
+  return std::make_unique<Bridged>(std::move(made.endpoint));
+}
+
+}  // namespace
+
+std::unique_ptr<CoreEndpoint> make_core_sender(const std::string& protocol, const CoreParams& params,
+                                               std::string& error) {
+  return wrap(make_sender(protocol, params), error);
+}
+
+std::unique_ptr<CoreEndpoint> make_core_receiver(const std::string& protocol, const CoreParams& params,
+                                                 std::string& error) {
+  return wrap(make_receiver(protocol, params), error);
+}
+
+std::vector<std::string> core_protocol_names() { return protocol_names(); }
+
+}  // namespace mantra::sim

@@ -1,0 +1,44 @@
+// The core as the simulator sees it: plain integers and byte vectors.
+//
+// ns-3.37's headers compile only as C++17, the core is C++20; this header is
+// valid in both and is the only core interface the sim includes. Its
+// implementation (core_bridge.cc) is compiled as C++20 against the core.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mantra::sim {
+
+struct BridgeDatagram {
+  std::vector<uint8_t> bytes;
+  bool is_data = true;  // media data, as opposed to feedback or probes
+  uint8_t ecn = 0;      // IP ECN codepoint to send with
+};
+
+class CoreEndpoint {
+ public:
+  virtual ~CoreEndpoint() = default;
+  virtual void handle_datagram(int64_t now_us, const uint8_t* bytes, size_t size, uint8_t ecn) = 0;
+  virtual void handle_timeout(int64_t now_us) = 0;
+  virtual std::optional<BridgeDatagram> poll_transmit(int64_t now_us) = 0;
+  virtual std::optional<int64_t> poll_timeout_us() const = 0;
+  virtual std::vector<std::pair<std::string, double>> diagnostics() const = 0;
+};
+
+using CoreParams = std::map<std::string, double>;
+
+// Make a core sender or receiver by protocol name; on failure returns null
+// and sets `error` to the core's one-line reason.
+std::unique_ptr<CoreEndpoint> make_core_sender(const std::string& protocol, const CoreParams& params,
+                                               std::string& error);
+std::unique_ptr<CoreEndpoint> make_core_receiver(const std::string& protocol, const CoreParams& params,
+                                                 std::string& error);
+std::vector<std::string> core_protocol_names();
+
+}  // namespace mantra::sim

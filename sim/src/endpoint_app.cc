@@ -1,0 +1,119 @@
+#include "endpoint_app.h"
+
+#include <ns3/inet-socket-address.h>
+#include <ns3/simulator.h>
+#include <ns3/socket.h>
+#include <ns3/udp-socket-factory.h>
+
+namespace mantra::sim {
+namespace {
+
+int64_t now_us() { return ns3::Simulator::Now().GetMicroSeconds(); }
+
+}  // namespace
+
+ns3::TypeId MeasurementTag::GetTypeId() {
+  static ns3::TypeId tid =
+      ns3::TypeId("mantra::MeasurementTag").SetParent<ns3::Tag>().AddConstructor<MeasurementTag>();
+  return tid;
+}
+ns3::TypeId MeasurementTag::GetInstanceTypeId() const { return GetTypeId(); }
+void MeasurementTag::Serialize(ns3::TagBuffer buf) const {
+  buf.WriteU64(static_cast<uint64_t>(sent_ns));
+  buf.WriteU8(is_data ? 1 : 0);
+}
+void MeasurementTag::Deserialize(ns3::TagBuffer buf) {
+  sent_ns = static_cast<int64_t>(buf.ReadU64());
+  is_data = buf.ReadU8() != 0;
+}
+void MeasurementTag::Print(std::ostream& os) const { os << "sent_ns=" << sent_ns << " data=" << is_data; }
+
+EndpointApp::EndpointApp(std::unique_ptr<CoreEndpoint> endpoint, Role role, uint16_t port, ns3::Ipv4Address peer,
+                         FlowMetrics* metrics)
+    : endpoint_(std::move(endpoint)),
+      role_(role),
+      port_(port),
+      peer_(peer),
+      peer_known_(role == Role::kSender),
+      peer_port_(port),
+      metrics_(metrics) {}
+
+void EndpointApp::StartApplication() {
+  socket_ = ns3::Socket::CreateSocket(GetNode(), ns3::UdpSocketFactory::GetTypeId());
+  socket_->Bind(ns3::InetSocketAddress(ns3::Ipv4Address::GetAny(), port_));
+  socket_->SetIpRecvTos(true);
+  socket_->SetRecvCallback(ns3::MakeCallback(&EndpointApp::OnReceive, this));
+  running_ = true;
+  Pump();
+}
+
+void EndpointApp::StopApplication() {
+  running_ = false;
+  ns3::Simulator::Cancel(timer_);
+  if (socket_) {
+    socket_->SetRecvCallback(ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>>());
+    socket_->Close();
+  }
+}
+
+void EndpointApp::OnReceive(ns3::Ptr<ns3::Socket> socket) {
+  ns3::Address from;
+  while (ns3::Ptr<ns3::Packet> p = socket->RecvFrom(from)) {
+    if (!running_) continue;
+    const auto addr = ns3::InetSocketAddress::ConvertFrom(from);
+    if (!peer_known_) {  // the receiver answers whoever sent the data
+      peer_ = addr.GetIpv4();
+      peer_port_ = addr.GetPort();
+      peer_known_ = true;
+    }
+    uint8_t ecn = 0;
+    ns3::SocketIpTosTag tos;
+    if (p->RemovePacketTag(tos)) ecn = tos.GetTos() & 0x3;
+    MeasurementTag tag;
+    if (role_ == Role::kReceiver && p->PeekPacketTag(tag) && tag.is_data) {
+      const double now_s = ns3::Simulator::Now().GetSeconds();
+      metrics_->on_arrival(now_s, (ns3::Simulator::Now().GetNanoSeconds() - tag.sent_ns) / 1e9);
+      metrics_->on_goodput(now_s, p->GetSize());
+    }
+    std::vector<uint8_t> bytes(p->GetSize());
+    p->CopyData(bytes.data(), bytes.size());
+    endpoint_->handle_datagram(now_us(), bytes.data(), bytes.size(), ecn);
+  }
+  Pump();
+}
+
+void EndpointApp::OnTimer() {
+  if (!running_) return;
+  const int64_t now = now_us();
+  if (auto deadline = endpoint_->poll_timeout_us(); deadline && *deadline <= now) endpoint_->handle_timeout(now);
+  Pump();
+}
+
+void EndpointApp::Pump() {
+  if (!running_) return;
+  const int64_t now = now_us();
+  while (peer_known_) {
+    auto d = endpoint_->poll_transmit(now);
+    if (!d) break;
+    auto p = ns3::Create<ns3::Packet>(d->bytes.data(), d->bytes.size());
+    MeasurementTag tag;
+    tag.sent_ns = ns3::Simulator::Now().GetNanoSeconds();
+    tag.is_data = d->is_data;
+    p->AddPacketTag(tag);
+    if (d->ecn != 0) {
+      ns3::SocketIpTosTag tos;
+      tos.SetTos(d->ecn);
+      p->AddPacketTag(tos);
+    }
+    if (role_ == Role::kSender && tag.is_data) metrics_->on_sent(ns3::Simulator::Now().GetSeconds(), p->GetSize());
+    socket_->SendTo(p, 0, ns3::InetSocketAddress(peer_, peer_port_));
+  }
+  ns3::Simulator::Cancel(timer_);
+  if (auto deadline = endpoint_->poll_timeout_us()) {
+    // Deadlines are in µs; never schedule in the past.
+    const int64_t wait_us = std::max<int64_t>(0, *deadline - now);
+    timer_ = ns3::Simulator::Schedule(ns3::MicroSeconds(wait_us), &EndpointApp::OnTimer, this);
+  }
+}
+
+}  // namespace mantra::sim

@@ -1,0 +1,64 @@
+// An ns-3 Application that runs one core endpoint over a UdpSocket.
+//
+// The app is the endpoint's driver: it feeds received datagrams and expired
+// deadlines to the endpoint, sends whatever poll_transmit() returns, and
+// schedules one ns-3 event at poll_timeout(). The bytes on the wire are the
+// endpoint's bytes, unchanged. Measurement rides beside them in a packet tag
+// (send time, data or control), so no protocol bytes are parsed here.
+#pragma once
+
+#include <memory>
+
+#include <ns3/application.h>
+#include <ns3/event-id.h>
+#include <ns3/ipv4-address.h>
+#include <ns3/socket.h>
+#include <ns3/tag.h>
+
+#include "flow_metrics.h"
+#include "core_bridge.h"
+
+namespace mantra::sim {
+
+// Send time and kind of a mantra datagram, for the receiving app's metrics.
+class MeasurementTag : public ns3::Tag {
+ public:
+  static ns3::TypeId GetTypeId();
+  ns3::TypeId GetInstanceTypeId() const override;
+  uint32_t GetSerializedSize() const override { return 9; }
+  void Serialize(ns3::TagBuffer buf) const override;
+  void Deserialize(ns3::TagBuffer buf) override;
+  void Print(std::ostream& os) const override;
+
+  int64_t sent_ns = 0;
+  bool is_data = false;
+};
+
+class EndpointApp : public ns3::Application {
+ public:
+  enum class Role { kSender, kReceiver };
+
+  EndpointApp(std::unique_ptr<CoreEndpoint> endpoint, Role role, uint16_t port, ns3::Ipv4Address peer,
+              FlowMetrics* metrics);
+  const CoreEndpoint& endpoint() const { return *endpoint_; }
+
+ private:
+  void StartApplication() override;
+  void StopApplication() override;
+  void OnReceive(ns3::Ptr<ns3::Socket> socket);
+  void OnTimer();
+  void Pump();  // send what is due, then re-arm the timer
+
+  std::unique_ptr<CoreEndpoint> endpoint_;
+  Role role_;
+  uint16_t port_;
+  ns3::Ipv4Address peer_;
+  bool peer_known_;
+  uint16_t peer_port_;
+  FlowMetrics* metrics_;
+  ns3::Ptr<ns3::Socket> socket_;
+  ns3::EventId timer_;
+  bool running_ = false;
+};
+
+}  // namespace mantra::sim

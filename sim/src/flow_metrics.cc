@@ -1,0 +1,113 @@
+#include "flow_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace mantra::sim {
+namespace {
+
+// Linear interpolation between closest ranks, as numpy's default percentile.
+double percentile(std::vector<double> sorted, double q) {
+  if (sorted.empty()) return 0.0;
+  std::sort(sorted.begin(), sorted.end());
+  const double pos = q * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<size_t>(std::floor(pos));
+  const size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+}
+
+}  // namespace
+
+FlowMetrics::FlowMetrics(const FlowSpec& flow, double interval_s, double smoothness_window_s)
+    : flow_(flow), interval_s_(interval_s), smoothness_window_s_(smoothness_window_s) {
+  const auto bins = static_cast<size_t>(std::ceil((flow.stop_s - flow.start_s) / interval_s - 1e-9));
+  rx_bytes_.assign(std::max<size_t>(bins, 1), 0);
+  tx_bytes_.assign(rx_bytes_.size(), 0);
+}
+
+size_t FlowMetrics::bin(double now_s) const {
+  const double offset = std::max(0.0, now_s - flow_.start_s);
+  return static_cast<size_t>(offset / interval_s_);
+}
+
+void FlowMetrics::on_sent(double now_s, int64_t bytes) {
+  ++sent_packets_;
+  sent_bytes_ += bytes;
+  if (size_t b = bin(now_s); b < tx_bytes_.size()) tx_bytes_[b] += bytes;
+}
+
+void FlowMetrics::on_arrival(double /*now_s*/, double delay_s) {
+  ++arrivals_;
+  delays_s_.push_back(delay_s);
+}
+
+void FlowMetrics::on_goodput(double now_s, int64_t bytes) {
+  goodput_bytes_ += bytes;
+  if (size_t b = bin(now_s); b < rx_bytes_.size()) rx_bytes_[b] += bytes;
+}
+
+void FlowMetrics::set_diagnostics(std::string side, std::vector<std::pair<std::string, double>> values) {
+  nlohmann::json d = nlohmann::json::object();
+  for (auto& [k, v] : values) d[k] = v;
+  diagnostics_[side] = d;
+}
+
+double FlowMetrics::throughput_kbps() const {
+  return static_cast<double>(goodput_bytes_) * 8.0 / (flow_.stop_s - flow_.start_s) / 1e3;
+}
+
+double FlowMetrics::smoothness() const {
+  const auto per_window = static_cast<size_t>(std::llround(smoothness_window_s_ / interval_s_));
+  double sum = 0;
+  int windows = 0;
+  for (size_t from = 0; from + per_window <= rx_bytes_.size(); from += per_window) {
+    const auto [lo, hi] = std::minmax_element(rx_bytes_.begin() + from, rx_bytes_.begin() + from + per_window);
+    if (*hi == 0) continue;  // nothing received: no ratio to take
+    sum += static_cast<double>(*lo) / static_cast<double>(*hi);
+    ++windows;
+  }
+  return windows ? sum / windows : 0.0;
+}
+
+nlohmann::json FlowMetrics::summary() const {
+  nlohmann::json j;
+  j["protocol"] = flow_.protocol;
+  j["src"] = flow_.src;
+  j["dst"] = flow_.dst;
+  j["start"] = flow_.start_s;
+  j["stop"] = flow_.stop_s;
+  j["sent"] = sent_packets_;
+  j["received"] = arrivals_;
+  j["sent_bytes"] = sent_bytes_;
+  j["delivered_bytes"] = goodput_bytes_;
+  j["throughput_kbps"] = throughput_kbps();
+  const double mean = delays_s_.empty() ? 0.0 : std::accumulate(delays_s_.begin(), delays_s_.end(), 0.0) / delays_s_.size();
+  j["delay_ms"] = {{"mean", mean * 1e3}, {"p50", percentile(delays_s_, 0.5) * 1e3}, {"p95", percentile(delays_s_, 0.95) * 1e3}};
+  double jitter = 0;
+  for (size_t i = 1; i < delays_s_.size(); ++i) jitter += std::abs(delays_s_[i] - delays_s_[i - 1]);
+  j["jitter_ms"] = delays_s_.size() > 1 ? jitter / static_cast<double>(delays_s_.size() - 1) * 1e3 : 0.0;
+  j["plr"] = sent_packets_ > 0 ? std::max(0.0, 1.0 - static_cast<double>(arrivals_) / static_cast<double>(sent_packets_)) : 0.0;
+  j["smoothness"] = smoothness();
+  nlohmann::json t = nlohmann::json::array(), rx = nlohmann::json::array(), tx = nlohmann::json::array();
+  for (size_t i = 0; i < rx_bytes_.size(); ++i) {
+    const double end = std::min(flow_.start_s + (i + 1) * interval_s_, flow_.stop_s);
+    const double width = end - (flow_.start_s + i * interval_s_);
+    t.push_back(end);
+    rx.push_back(static_cast<double>(rx_bytes_[i]) * 8.0 / width / 1e3);
+    tx.push_back(static_cast<double>(tx_bytes_[i]) * 8.0 / width / 1e3);
+  }
+  j["series"] = {{"t", t}, {"rx_kbps", rx}, {"tx_kbps", tx}};
+  j["diagnostics"] = diagnostics_;
+  return j;
+}
+
+double jain_index(const std::vector<double>& x) {
+  if (x.empty()) return 1.0;
+  double sum = 0, sq = 0;
+  for (double v : x) { sum += v; sq += v * v; }
+  if (sq == 0) return 1.0;
+  return sum * sum / (static_cast<double>(x.size()) * sq);
+}
+
+}  // namespace mantra::sim

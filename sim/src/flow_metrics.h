@@ -1,0 +1,55 @@
+// Per-flow measurements taken during a run, and their summary.
+//
+// Apps report three things: a data packet sent, a data packet arriving at
+// the destination (with its one-way delay), and payload delivered to the
+// application (goodput; for UDP the same packet, for TCP the in-order bytes).
+// Summaries follow docs/result-schema.md; smoothness is the LATP paper's:
+// within each window of `smoothness_window`, the smallest ratio between the
+// per-interval throughput samples (min/max), averaged over the windows.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "spec.h"
+
+namespace mantra::sim {
+
+class FlowMetrics {
+ public:
+  FlowMetrics(const FlowSpec& flow, double interval_s, double smoothness_window_s);
+
+  void on_sent(double now_s, int64_t bytes);
+  void on_arrival(double now_s, double delay_s);
+  void on_goodput(double now_s, int64_t bytes);
+  void set_diagnostics(std::string side, std::vector<std::pair<std::string, double>> values);
+
+  double throughput_kbps() const;
+  const FlowSpec& flow() const { return flow_; }
+  nlohmann::json summary() const;
+
+ private:
+  size_t bin(double now_s) const;
+  double smoothness() const;
+
+  FlowSpec flow_;
+  double interval_s_;
+  double smoothness_window_s_;
+  int64_t sent_packets_ = 0;
+  int64_t sent_bytes_ = 0;
+  int64_t arrivals_ = 0;
+  int64_t goodput_bytes_ = 0;
+  std::vector<double> delays_s_;      // in arrival order
+  std::vector<int64_t> rx_bytes_;     // goodput per interval of the active period
+  std::vector<int64_t> tx_bytes_;     // bytes sent per interval
+  nlohmann::json diagnostics_ = nlohmann::json::object();
+};
+
+// Jain's fairness index (sum x)^2 / (n sum x^2); 1 for a single flow.
+double jain_index(const std::vector<double>& x);
+
+}  // namespace mantra::sim

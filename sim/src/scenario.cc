@@ -1,0 +1,172 @@
+#include "scenario.h"
+
+#include <ns3/aodv-module.h>
+#include <ns3/core-module.h>
+#include <ns3/dsr-module.h>
+#include <ns3/internet-module.h>
+#include <ns3/mobility-module.h>
+#include <ns3/network-module.h>
+#include <ns3/point-to-point-module.h>
+#include <ns3/traffic-control-module.h>
+#include <ns3/wifi-module.h>
+
+#include "radio.h"
+#include "tcp_flow.h"
+
+namespace mantra::sim {
+namespace {
+
+using namespace ns3;
+
+// Random streams: mobility first, from a fixed base, so that node movement
+// depends only on the seed and the topology, never on the flows or protocols.
+constexpr int64_t kMobilityStreams = 0;
+constexpr int64_t kRadioStreams = 100000;
+constexpr int64_t kRoutingStreams = 200000;
+constexpr int64_t kWiredStreams = 300000;
+
+void place_nodes(const Spec& spec, NodeContainer& nodes) {
+  const TopologySpec& t = spec.topology;
+  MobilityHelper mobility;
+  if (t.kind == TopologyKind::kManet && spec.mobility.model == "rwp") {
+    // Steady-state random waypoint (Navidi & Camp): positions, speeds and
+    // pauses start from the stationary distribution, so the mean speed does
+    // not decay over the run.
+    mobility.SetMobilityModel("ns3::SteadyStateRandomWaypointMobilityModel", "MinSpeed",
+                              DoubleValue(spec.mobility.min_speed), "MaxSpeed", DoubleValue(spec.mobility.max_speed),
+                              "MinPause", DoubleValue(spec.mobility.pause_s), "MaxPause",
+                              DoubleValue(spec.mobility.pause_s), "MinX", DoubleValue(0), "MaxX",
+                              DoubleValue(t.width_m), "MinY", DoubleValue(0), "MaxY", DoubleValue(t.height_m), "Z",
+                              DoubleValue(0));
+    mobility.Install(nodes);
+    mobility.AssignStreams(nodes, kMobilityStreams);
+    return;
+  }
+  auto positions = CreateObject<ListPositionAllocator>();
+  if (t.kind == TopologyKind::kManet) {
+    auto x = CreateObject<UniformRandomVariable>();
+    auto y = CreateObject<UniformRandomVariable>();
+    x->SetStream(kMobilityStreams);
+    y->SetStream(kMobilityStreams + 1);
+    for (int i = 0; i < t.nodes; ++i) positions->Add(Vector(x->GetValue(0, t.width_m), y->GetValue(0, t.height_m), 0));
+  } else if (t.kind == TopologyKind::kPositions) {
+    for (const auto& [px, py] : t.positions) positions->Add(Vector(px, py, 0));
+  } else {  // chain, and the wired line (positions unused)
+    for (int i = 0; i <= t.hops; ++i) positions->Add(Vector(i * t.spacing_m, 0, 0));
+  }
+  mobility.SetPositionAllocator(positions);
+  mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+  mobility.Install(nodes);
+}
+
+void install_drop_tail(NetDeviceContainer& devices, int queue_packets) {
+  // Before any address is assigned, or ns-3 installs FqCoDel on Wi-Fi.
+  TrafficControlHelper tch;
+  tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize",
+                       QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, static_cast<uint32_t>(queue_packets))));
+  tch.Install(devices);
+}
+
+void count_queue_drops(NetDeviceContainer& devices, Scenario& s) {
+  for (uint32_t i = 0; i < devices.GetN(); ++i) {
+    Ptr<NetDevice> dev = devices.Get(i);
+    Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
+    Ptr<QueueDisc> qd = tc->GetRootQueueDiscOnDevice(dev);
+    const uint32_t node = dev->GetNode()->GetId();
+    qd->TraceConnectWithoutContext("Drop", MakeBoundCallback(
+                                               +[](int64_t* counter, Ptr<const QueueDiscItem>) { ++*counter; },
+                                               &s.drops.ifq_per_node[node]));
+  }
+}
+
+void build_wireless(const Spec& spec, Scenario& s) {
+  NetDeviceContainer devices = install_radio(spec.radio, spec.channel_error, s.nodes, kRadioStreams);
+  InternetStackHelper internet;
+  if (spec.routing == "aodv") {
+    AodvHelper aodv;  // hellos on: one-way UDP needs them to see first-hop breaks
+    internet.SetRoutingHelper(aodv);
+    internet.Install(s.nodes);
+    aodv.AssignStreams(s.nodes, kRoutingStreams);
+  } else {  // dsr
+    Config::SetDefaultFailSafe("ns3::dsr::DsrRouting::LinkAcknowledgment", BooleanValue(false));
+    internet.Install(s.nodes);
+    DsrHelper dsr;
+    DsrMainHelper dsr_main;
+    dsr_main.Install(dsr, s.nodes);
+  }
+  install_drop_tail(devices, spec.radio.queue_packets);
+  count_queue_drops(devices, s);
+  for (uint32_t i = 0; i < devices.GetN(); ++i) {
+    auto mac = DynamicCast<WifiNetDevice>(devices.Get(i))->GetMac();
+    mac->TraceConnectWithoutContext("DroppedMpdu", MakeBoundCallback(
+                                                        +[](int64_t* counter, WifiMacDropReason reason, Ptr<const WifiMpdu>) {
+                                                          if (reason == WIFI_MAC_DROP_REACHED_RETRY_LIMIT) ++*counter;
+                                                        },
+                                                        &s.drops.mac_retry));
+  }
+  Ipv4AddressHelper ip;
+  ip.SetBase("10.0.0.0", "255.255.0.0");
+  Ipv4InterfaceContainer ifaces = ip.Assign(devices);
+  for (uint32_t i = 0; i < ifaces.GetN(); ++i) s.addresses.push_back(ifaces.GetAddress(i));
+}
+
+void build_wired(const Spec& spec, Scenario& s) {
+  const TopologySpec& t = spec.topology;
+  InternetStackHelper internet;
+  internet.Install(s.nodes);
+  s.addresses.assign(s.nodes.GetN(), Ipv4Address());
+  int64_t stream = kWiredStreams;
+  for (int h = 0; h < t.hops; ++h) {
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(t.bandwidth_bps))));
+    p2p.SetChannelAttribute("Delay", TimeValue(Seconds(t.delay_s)));
+    p2p.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("1p")));
+    NetDeviceContainer link = p2p.Install(s.nodes.Get(h), s.nodes.Get(h + 1));
+    if (t.loss > 0) {
+      for (uint32_t d = 0; d < 2; ++d) {  // both directions
+        auto em = CreateObject<RateErrorModel>();
+        em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
+        em->SetAttribute("ErrorRate", DoubleValue(t.loss));
+        em->AssignStreams(stream++);
+        link.Get(d)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+      }
+    }
+    install_drop_tail(link, t.queue_packets);
+    count_queue_drops(link, s);
+    Ipv4AddressHelper ip;
+    ip.SetBase(Ipv4Address((10u << 24) | (1u << 16) | (static_cast<uint32_t>(h) << 8)), "255.255.255.0");
+    Ipv4InterfaceContainer ifaces = ip.Assign(link);
+    if (s.addresses[h] == Ipv4Address()) s.addresses[h] = ifaces.GetAddress(0);
+    s.addresses[h + 1] = ifaces.GetAddress(1);
+  }
+  Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+}
+
+void count_route_drops(Scenario& s) {
+  for (uint32_t i = 0; i < s.nodes.GetN(); ++i) {
+    auto ipv4 = s.nodes.Get(i)->GetObject<Ipv4L3Protocol>();
+    ipv4->TraceConnectWithoutContext(
+        "Drop", MakeBoundCallback(
+                    +[](int64_t* counter, const Ipv4Header&, Ptr<const Packet>, Ipv4L3Protocol::DropReason reason,
+                        Ptr<Ipv4>, uint32_t) {
+                      if (reason == Ipv4L3Protocol::DROP_NO_ROUTE || reason == Ipv4L3Protocol::DROP_ROUTE_ERROR) ++*counter;
+                    },
+                    &s.drops.no_route));
+  }
+}
+
+}  // namespace
+
+void build_scenario(const Spec& spec, Scenario& s) {
+  RngSeedManager::SetSeed(1);
+  RngSeedManager::SetRun(spec.seed);
+  configure_tcp_defaults();
+  s.nodes.Create(static_cast<uint32_t>(spec.topology.node_count()));
+  s.drops.ifq_per_node.assign(s.nodes.GetN(), 0);
+  place_nodes(spec, s.nodes);
+  if (spec.topology.kind == TopologyKind::kP2p) build_wired(spec, s);
+  else build_wireless(spec, s);
+  count_route_drops(s);
+}
+
+}  // namespace mantra::sim

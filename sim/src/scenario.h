@@ -1,0 +1,31 @@
+// Builds the network of a run spec in ns-3: nodes, positions and mobility,
+// the radio (or wired line), the interface queues, the routing protocol and
+// addresses, plus the drop counters the result reports.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <ns3/ipv4-address.h>
+#include <ns3/node-container.h>
+
+#include "spec.h"
+
+namespace mantra::sim {
+
+struct DropCounters {
+  std::vector<int64_t> ifq_per_node;  // interface-queue (queue disc) overflows
+  int64_t mac_retry = 0;              // frames dropped after the MAC's last retry
+  int64_t no_route = 0;               // IP: no route, or dropped from AODV's buffer
+};
+
+struct Scenario {
+  ns3::NodeContainer nodes;
+  std::vector<ns3::Ipv4Address> addresses;  // one per node, for flows
+  DropCounters drops;
+};
+
+// Builds everything into `scenario`; must be called once per simulation.
+void build_scenario(const Spec& spec, Scenario& scenario);
+
+}  // namespace mantra::sim

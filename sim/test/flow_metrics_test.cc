@@ -1,0 +1,54 @@
+// Flow summaries: smoothness as the LATP paper defines it, jitter, loss, Jain.
+#include <gtest/gtest.h>
+
+#include "flow_metrics.h"
+
+namespace mantra::sim {
+namespace {
+
+FlowSpec flow(double start, double stop) {
+  FlowSpec f;
+  f.protocol = "tfrc";
+  f.start_s = start;
+  f.stop_s = stop;
+  return f;
+}
+
+TEST(FlowMetrics, SmoothnessIsMeanOfMinOverMaxPerWindow) {
+  FlowMetrics m(flow(0, 20), 1.0, 10.0);
+  // Window 1: 100 bytes per second except 50 in one second -> 0.5.
+  // Window 2: constant -> 1.0.
+  for (int s = 0; s < 20; ++s) m.on_goodput(s + 0.5, (s == 3) ? 50 : 100);
+  EXPECT_DOUBLE_EQ(m.summary()["smoothness"].get<double>(), 0.75);
+}
+
+TEST(FlowMetrics, SilentSecondMakesWindowRatioZero) {
+  FlowMetrics m(flow(10, 20), 1.0, 10.0);
+  for (int s = 10; s < 20; ++s) if (s != 15) m.on_goodput(s + 0.5, 1000);
+  EXPECT_DOUBLE_EQ(m.summary()["smoothness"].get<double>(), 0.0);
+}
+
+TEST(FlowMetrics, DelayJitterLossAndThroughput) {
+  FlowMetrics m(flow(0, 10), 1.0, 10.0);
+  for (int i = 0; i < 4; ++i) m.on_sent(i, 1000);
+  m.on_arrival(1, 0.010);
+  m.on_arrival(2, 0.030);
+  m.on_arrival(3, 0.020);
+  for (int i = 0; i < 3; ++i) m.on_goodput(i + 1, 1000);
+  auto j = m.summary();
+  EXPECT_NEAR(j["delay_ms"]["mean"].get<double>(), 20.0, 1e-9);
+  EXPECT_NEAR(j["delay_ms"]["p50"].get<double>(), 20.0, 1e-9);
+  EXPECT_NEAR(j["jitter_ms"].get<double>(), 15.0, 1e-9);  // (|30-10| + |20-30|) / 2
+  EXPECT_NEAR(j["plr"].get<double>(), 0.25, 1e-12);
+  EXPECT_NEAR(j["throughput_kbps"].get<double>(), 2.4, 1e-12);  // 3000 bytes over 10 s
+  EXPECT_EQ(j["series"]["t"].size(), 10u);
+}
+
+TEST(FlowMetrics, JainIndex) {
+  EXPECT_DOUBLE_EQ(jain_index({5, 5, 5, 5}), 1.0);
+  EXPECT_DOUBLE_EQ(jain_index({1, 0, 0, 0}), 0.25);
+  EXPECT_NEAR(jain_index({1, 2}), 0.9, 1e-12);
+}
+
+}  // namespace
+}  // namespace mantra::sim

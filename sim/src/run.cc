@@ -31,16 +31,16 @@ FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint16
   ns3::Ptr<ns3::Application> source, sink;
   if (f.protocol == "tcp") {
     rt.clock = std::make_unique<SegmentClock>();
-    source = ns3::Create<TcpSourceApp>(s.addresses[f.dst], port, f, rt.metrics.get(), rt.clock.get());
-    sink = ns3::Create<TcpSinkApp>(port, f, rt.metrics.get(), rt.clock.get());
+    source = ns3::CreateObject<TcpSourceApp>(s.addresses[f.dst], port, f, rt.metrics.get(), rt.clock.get());
+    sink = ns3::CreateObject<TcpSinkApp>(port, f, rt.metrics.get(), rt.clock.get());
   } else {
     std::string error;  // the spec parser already built these endpoints once
     auto sender = make_core_sender(f.protocol, f.sender_params(), error);
     auto receiver = make_core_receiver(f.protocol, f.receiver_params, error);
     if (!sender || !receiver) throw std::runtime_error("flow endpoints: " + error);
-    rt.sender = ns3::Create<EndpointApp>(std::move(sender), EndpointApp::Role::kSender, port,
+    rt.sender = ns3::CreateObject<EndpointApp>(std::move(sender), EndpointApp::Role::kSender, port,
                                          s.addresses[f.dst], rt.metrics.get());
-    rt.receiver = ns3::Create<EndpointApp>(std::move(receiver), EndpointApp::Role::kReceiver, port,
+    rt.receiver = ns3::CreateObject<EndpointApp>(std::move(receiver), EndpointApp::Role::kReceiver, port,
                                            ns3::Ipv4Address(), rt.metrics.get());
     source = rt.sender;
     sink = rt.receiver;

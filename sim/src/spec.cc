@@ -187,6 +187,9 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
     f.max_window = integer(v["max_window"], where + ".max_window");
     if (f.max_window < 1) throw SpecError(where + ".max_window", "must be at least 1 packet");
   }
+  if (f.protocol == "tcp" && f.max_window > 10000) {
+    throw SpecError(where + ".max_window", "must be at most 10000 packets");
+  }
   for (const char* key : {"params", "receiver_params"}) {
     if (!v.contains(key)) continue;
     if (f.protocol == "tcp") throw SpecError(where + "." + key, "tcp flows take no core parameters");
@@ -308,6 +311,14 @@ Spec parse_spec(const json& j) {
   const int nodes = s.topology.node_count();
   for (size_t i = 0; i < flows.size(); ++i) {
     FlowSpec f = parse_flow(flows[i], i, s, nodes);
+    for (const auto& other : s.flows) {
+      if (f.protocol == "tcp" && other.protocol == "tcp" && other.packet_size != f.packet_size) {
+        throw SpecError("flows[" + std::to_string(i) + "].packet_size", "all tcp flows of a run share one packet size");
+      }
+      if (f.protocol == "tcp" && other.protocol == "tcp" && other.max_window != f.max_window) {
+        throw SpecError("flows[" + std::to_string(i) + "].max_window", "all tcp flows of a run share one max_window");
+      }
+    }
     s.flows.push_back(f);
   }
   return s;

@@ -2,17 +2,52 @@
 
 #include <ns3/core-module.h>
 #include <ns3/inet-socket-address.h>
+#include <ns3/tcp-congestion-ops.h>
 #include <ns3/tcp-socket-factory.h>
+
+namespace ns3 {
+
+// NewReno whose window never exceeds MaxWindow segments: ns-2's window_,
+// applied at the sender as ns-2 does (min(cwnd, window_)).
+class TcpNs2NewReno : public TcpNewReno {
+ public:
+  static TypeId GetTypeId() {
+    static TypeId tid = TypeId("ns3::TcpNs2NewReno")
+                            .SetParent<TcpNewReno>()
+                            .AddConstructor<TcpNs2NewReno>()
+                            .AddAttribute("MaxWindow", "Largest congestion window, in segments (ns-2 window_)",
+                                          UintegerValue(20), MakeUintegerAccessor(&TcpNs2NewReno::m_maxWindow),
+                                          MakeUintegerChecker<uint32_t>(1));
+    return tid;
+  }
+  TcpNs2NewReno() = default;
+  TcpNs2NewReno(const TcpNs2NewReno& o) : TcpNewReno(o), m_maxWindow(o.m_maxWindow) {}
+  std::string GetName() const override { return "TcpNs2NewReno"; }
+  Ptr<TcpCongestionOps> Fork() override { return CopyObject<TcpNs2NewReno>(this); }
+  void IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override {
+    TcpNewReno::IncreaseWindow(tcb, segmentsAcked);
+    tcb->m_cWnd = std::min<uint32_t>(tcb->m_cWnd, m_maxWindow * tcb->m_segmentSize);
+  }
+
+ private:
+  uint32_t m_maxWindow = 20;
+};
+
+}  // namespace ns3
 
 namespace mantra::sim {
 
-void configure_tcp_defaults() {
+void configure_tcp_defaults(int segment_bytes, int max_window) {
   using namespace ns3;
-  Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TypeId::LookupByName("ns3::TcpNewReno")));
+  Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segment_bytes));
+  Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNs2NewReno::GetTypeId()));
+  Config::SetDefault("ns3::TcpNs2NewReno::MaxWindow", UintegerValue(max_window));
   Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TypeId::LookupByName("ns3::TcpClassicRecovery")));
   Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
   Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
-  Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(false));
+  // Window scaling stays on and the receive buffer at its default: with
+  // either off or small, 3.37 crashes under loss (TcpRateLinux::SkbSent on a
+  // null TcpTxItem; reproduced with stock BulkSend/PacketSink).
   Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
   Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(1));
   Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
@@ -27,8 +62,6 @@ TcpSourceApp::TcpSourceApp(ns3::Ipv4Address peer, uint16_t port, const FlowSpec&
 void TcpSourceApp::StartApplication() {
   using namespace ns3;
   socket_ = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-  socket_->SetAttribute("SegmentSize", UintegerValue(flow_.packet_size));
-  socket_->SetAttribute("SndBufSize", UintegerValue(4 * flow_.max_window * flow_.packet_size));
   socket_->TraceConnectWithoutContext("Tx", MakeCallback(&TcpSourceApp::OnTx, this));
   socket_->Bind();
   socket_->Connect(InetSocketAddress(peer_, port_));
@@ -62,9 +95,6 @@ TcpSinkApp::TcpSinkApp(uint16_t port, const FlowSpec& flow, FlowMetrics* metrics
 void TcpSinkApp::StartApplication() {
   using namespace ns3;
   listener_ = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-  listener_->SetAttribute("SegmentSize", UintegerValue(flow_.packet_size));
-  // The advertised window caps the sender at max_window segments (ns-2 window_).
-  listener_->SetAttribute("RcvBufSize", UintegerValue(flow_.max_window * flow_.packet_size));
   listener_->Bind(InetSocketAddress(Ipv4Address::GetAny(), port_));
   listener_->Listen();
   listener_->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),

@@ -1,7 +1,7 @@
 // A TCP flow: ns-3's NewReno with ns-2-like settings (no SACK, no
-// timestamps, no window scaling, one ACK per segment, initial window 1,
-// 200 ms minimum RTO, no abort after six retries), a greedy source and a sink
-// whose advertised window is `max_window` segments (ns-2's window_).
+// timestamps, one ACK per segment, initial window 1, 200 ms minimum RTO, no
+// abort after six retries, the window capped at `max_window` segments as
+// ns-2's window_), a greedy source and a sink.
 //
 // Measurement: every data segment the source's TCP transmits (retransmissions
 // included) counts as sent; every data segment reaching the sink's TCP counts
@@ -21,8 +21,9 @@
 
 namespace mantra::sim {
 
-// ns-2-like TCP defaults for every TCP socket of the run.
-void configure_tcp_defaults();
+// ns-2-like TCP defaults for every TCP socket of the run. All TCP flows of a
+// run share one segment size and one max_window (ns-3 sets both per run).
+void configure_tcp_defaults(int segment_bytes, int max_window);
 
 // Latest transmission time of each sequence number, shared by source and sink.
 struct SegmentClock {

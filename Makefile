@@ -1,0 +1,38 @@
+# The README's two commands are `make test` and `make demo`. Each installs
+# what is missing (Debian packages, the pinned Python environment), builds
+# incrementally with CMake + Ninja, then does its job.
+.PHONY: all setup build test demo bench clean
+BUILD := build
+VENV := .venv
+
+all: build
+
+setup: $(VENV)/.installed
+	@scripts/setup-system.sh
+
+$(VENV)/.installed: requirements.txt
+	@scripts/setup-system.sh
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+$(BUILD)/build.ninja: CMakeLists.txt
+	@scripts/setup-system.sh
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+
+build: setup $(BUILD)/build.ninja
+	cmake --build $(BUILD)
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j2
+	PYTHONPATH=python $(VENV)/bin/python -m pytest -q tests
+
+demo: build
+	./mantra sim campaigns/demo/chain.yaml
+	./mantra sim campaigns/demo/manet.yaml
+
+bench: build
+	PYTHONPATH=python $(VENV)/bin/python bench/apps_overhead.py
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,5 @@
+import sys
+
+from mantra.cli import main
+
+sys.exit(main())

@@ -1,0 +1,33 @@
+"""The per-flow summary table printed after a run."""
+from __future__ import annotations
+
+from typing import Any
+
+COLUMNS = [
+    ("flow", 5), ("protocol", 8), ("path", 8), ("kbps", 8), ("delay ms", 9), ("p95 ms", 8),
+    ("jitter ms", 9), ("plr", 6), ("smooth", 6),
+]
+
+
+def format_result(result: dict[str, Any], title: str = "") -> str:
+    lines = []
+    if title:
+        lines.append(title)
+    lines.append("  ".join(name.rjust(width) for name, width in COLUMNS))
+    for i, f in enumerate(result["flows"]):
+        cells = [
+            str(i), f["protocol"], f"{f['src']}->{f['dst']}", f"{f['throughput_kbps']:.1f}",
+            f"{f['delay_ms']['mean']:.1f}", f"{f['delay_ms']['p95']:.1f}", f"{f['jitter_ms']:.2f}",
+            f"{f['plr']:.3f}", f"{f['smoothness']:.2f}",
+        ]
+        lines.append("  ".join(c.rjust(w) for c, (_, w) in zip(cells, COLUMNS)))
+    fair = result.get("fairness_jain")
+    p = result["provenance"]
+    drops = result["drops"]
+    lines.append(
+        f"jain {fair:.3f}" if fair is not None else "jain -"
+    )
+    lines[-1] += (f"  drops ifq {drops['ifq']} mac {drops['mac_retry']} route {drops['no_route']}"
+                  f"  seed {p['seed']}  {p['events']} events in {p['wall_s']:.1f} s  ns-3 {p['ns3_version']}"
+                  f"  commit {p['commit'][:12]}")
+    return "\n".join(lines)

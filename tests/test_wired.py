@@ -1,0 +1,41 @@
+"""TFRC on a wired line (p2p topology): RFC 5348's equation and TCP-friendliness."""
+import math
+
+from conftest import sim
+
+
+def tfrc_equation_bytes_per_s(s, rtt, p):
+    """RFC 5348 §3.1 with b = 1 and t_RTO = 4R."""
+    return s / (rtt * math.sqrt(2 * p / 3) + 4 * rtt * 3 * math.sqrt(3 * p / 8) * p * (1 + 32 * p * p))
+
+
+def test_tfrc_sends_at_the_equation_rate_on_a_lossy_path(write_spec):
+    loss = 0.01
+    spec = {
+        "duration": 200, "seed": 1,
+        "topology": {"kind": "p2p", "bandwidth": "10Mbps", "delay": "50ms", "loss": loss, "queue": 100},
+        "flows": [{"protocol": "tfrc", "src": 0, "dst": 1, "start": 1}],
+    }
+    for seed in (1, 2):
+        r = sim(write_spec(spec), f"seed={seed}")
+        f = r["flows"][0]
+        rtt = f["diagnostics"]["sender"]["rtt_ms"] / 1e3
+        sent_rate = f["sent_bytes"] * 8 / (f["stop"] - f["start"]) / 1e3  # kb/s
+        expected = tfrc_equation_bytes_per_s(1000, rtt, loss) * 8 / 1e3
+        assert abs(sent_rate / expected - 1) < 0.25, (seed, sent_rate, expected)
+
+
+def test_tfrc_and_tcp_share_a_wired_bottleneck_within_a_factor_of_two(write_spec):
+    spec = {
+        "duration": 200, "seed": 1,
+        "topology": {"kind": "p2p", "bandwidth": "2Mbps", "delay": "20ms", "loss": 0.01, "queue": 50},
+        "flows": [
+            {"protocol": "tfrc", "src": 0, "dst": 1, "start": 1},
+            {"protocol": "tcp", "src": 0, "dst": 1, "start": 1, "max_window": 64},
+        ],
+    }
+    for seed in (1, 2, 3):
+        r = sim(write_spec(spec), f"seed={seed}")
+        tfrc, tcp = (f["throughput_kbps"] for f in r["flows"])
+        assert max(tfrc, tcp) / min(tfrc, tcp) < 2, (seed, tfrc, tcp)
+        assert r["fairness_jain"] > 0.9

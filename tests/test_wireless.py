@@ -1,0 +1,28 @@
+"""The ns2-80211b radio end to end, and a mobile network run."""
+from conftest import sim
+
+
+def two_nodes(distance):
+    return {
+        "duration": 10, "seed": 1,
+        "topology": {"kind": "positions", "positions": [[0, 0], [distance, 0]]},
+        "flows": [{"protocol": "cbr", "src": 0, "dst": 1, "start": 1, "rate": "80kbps"}],
+    }
+
+
+def test_cbr_crosses_249_m_but_not_251_m(write_spec):
+    assert sim(write_spec(two_nodes(249)))["flows"][0]["received"] > 50
+    assert sim(write_spec(two_nodes(251)))["flows"][0]["received"] == 0
+
+
+def test_random_waypoint_network_carries_tfrc(write_spec):
+    spec = {
+        "duration": 60, "seed": 2,
+        "topology": {"kind": "manet", "nodes": 30, "width": 400, "height": 800},
+        "mobility": {"model": "rwp", "speed": 10, "pause": 0},
+        "flows": [{"protocol": "tfrc", "src": 0, "dst": 1, "start": 5}],
+    }
+    r = sim(write_spec(spec))
+    f = r["flows"][0]
+    assert f["received"] > 0 and f["throughput_kbps"] > 10
+    assert r["provenance"]["events"] > 0

@@ -1,23 +1,25 @@
 # The README's two commands are `make test` and `make demo`. Each installs
 # what is missing (Debian packages, the pinned Python environment), builds
 # incrementally with CMake + Ninja, then does its job.
-.PHONY: all setup build test demo bench clean
+.PHONY: all system setup build test demo bench clean
 BUILD := build
 VENV := .venv
 
 all: build
 
-setup: $(VENV)/.installed
+# Debian packages; a no-op (one dpkg query per package) when all are there.
+system:
 	@scripts/setup-system.sh
 
-$(VENV)/.installed: requirements.txt
-	@scripts/setup-system.sh
+setup: system $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt | system
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
 	@touch $@
 
-$(BUILD)/build.ninja: CMakeLists.txt
-	@scripts/setup-system.sh
+# Configured once; `cmake --build` re-runs CMake itself when CMakeLists change.
+$(BUILD)/build.ninja: | system
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 
 build: setup $(BUILD)/build.ninja

@@ -11,9 +11,11 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <queue>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "mantra/endpoint.h"

@@ -48,7 +48,9 @@ TEST(Rfc5348Section6_2, ReportsOncePerRttWithReceiveRate) {
   report(r, ms(0));
   for (uint32_t i = 1; i <= 10; ++i) {
     data(r, i, ms(10 * i), kRtt);
-    if (i < 10) EXPECT_FALSE(report(r, ms(10 * i)));
+    if (i < 10) {
+      EXPECT_FALSE(report(r, ms(10 * i)));
+    }
   }
   auto f = report(r, ms(100));
   ASSERT_TRUE(f);

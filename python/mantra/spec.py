@@ -54,31 +54,35 @@ def parse_override(text: str) -> tuple[list[str], Any]:
 
 
 def apply_override(spec: dict[str, Any], dotted: list[str], value: Any) -> None:
-    """Sets spec[a][b]... = value; list items are addressed by index (flows.0.rate)."""
+    """Sets spec[a][b]... = value. List items are addressed by index (flows.0.rate);
+    missing sections are created. A radio given by preset name becomes an object
+    when one of its keys is set: radio=ns2-80211b + radio.queue=25 ->
+    {preset: ns2-80211b, queue: 25}."""
+    name = ".".join(dotted)
+    if len(dotted) > 1 and dotted[0] == "radio" and isinstance(spec.get("radio"), str):
+        spec["radio"] = {"preset": spec["radio"]}
     node: Any = spec
-    for i, part in enumerate(dotted):
-        last = i == len(dotted) - 1
+    for i, part in enumerate(dotted[:-1]):
         where = ".".join(dotted[: i + 1])
         if isinstance(node, list):
             if not part.isdigit() or int(part) >= len(node):
-                raise InputError(f"--set {'.'.join(dotted)}: {where} is not an index of the list")
-            if last:
-                node[int(part)] = value
-                return
+                raise InputError(f"--set {name}: {where} is not an index of the list")
             node = node[int(part)]
         elif isinstance(node, dict):
-            if last:
-                node[part] = value
-                return
-            if part not in node or node[part] is None:
+            if node.get(part) is None:
                 node[part] = {}
-            elif not isinstance(node[part], (dict, list)):
-                node[part] = {"preset": node[part]} if part == "radio" else node[part]
-                if not isinstance(node[part], (dict, list)):
-                    raise InputError(f"--set {'.'.join(dotted)}: {where} is a value, not a section")
             node = node[part]
         else:
-            raise InputError(f"--set {'.'.join(dotted)}: {where} is a value, not a section")
+            raise InputError(f"--set {name}: {'.'.join(dotted[:i])} is a value, not a section")
+    last = dotted[-1]
+    if isinstance(node, list):
+        if not last.isdigit() or int(last) >= len(node):
+            raise InputError(f"--set {name}: {name} is not an index of the list")
+        node[int(last)] = value
+    elif isinstance(node, dict):
+        node[last] = value
+    else:
+        raise InputError(f"--set {name}: {'.'.join(dotted[:-1])} is a value, not a section")
 
 
 def build_spec(path: str | Path, overrides: list[str]) -> dict[str, Any]:

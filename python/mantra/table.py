@@ -22,12 +22,12 @@ def format_result(result: dict[str, Any], title: str = "") -> str:
         ]
         lines.append("  ".join(c.rjust(w) for c, (_, w) in zip(cells, COLUMNS)))
     fair = result.get("fairness_jain")
-    p = result["provenance"]
     drops = result["drops"]
+    p = result["provenance"]
     lines.append(
-        f"jain {fair:.3f}" if fair is not None else "jain -"
+        f"jain {'-' if fair is None else f'{fair:.3f}'}"
+        f"  drops ifq {drops['ifq']} mac {drops['mac_retry']} route {drops['no_route']}"
+        f"  seed {p['seed']}  {p['events']} events in {p['wall_s']:.1f} s  ns-3 {p['ns3_version']}"
+        f"  commit {p['commit'][:12]}"
     )
-    lines[-1] += (f"  drops ifq {drops['ifq']} mac {drops['mac_retry']} route {drops['no_route']}"
-                  f"  seed {p['seed']}  {p['events']} events in {p['wall_s']:.1f} s  ns-3 {p['ns3_version']}"
-                  f"  commit {p['commit'][:12]}")
     return "\n".join(lines)

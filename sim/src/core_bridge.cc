@@ -23,7 +23,15 @@ class Bridged : public CoreEndpoint {
     if (!t) return std::nullopt;
     return t->us();
   }
-  std::vector<std::pair<std::string, double>> diagnostics() const override { return e_->stats().diagnostics; }
+  std::vector<std::pair<std::string, double>> diagnostics() const override {
+    const EndpointStats s = e_->stats();
+    std::vector<std::pair<std::string, double>> d = {
+        {"datagrams_sent", static_cast<double>(s.datagrams_sent)},
+        {"datagrams_received", static_cast<double>(s.datagrams_received)},
+        {"datagrams_rejected", static_cast<double>(s.datagrams_rejected)}};
+    d.insert(d.end(), s.diagnostics.begin(), s.diagnostics.end());
+    return d;
+  }
 
  private:
   std::unique_ptr<Endpoint> e_;

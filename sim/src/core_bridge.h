@@ -28,6 +28,7 @@ class CoreEndpoint {
   virtual void handle_timeout(int64_t now_us) = 0;
   virtual std::optional<BridgeDatagram> poll_transmit(int64_t now_us) = 0;
   virtual std::optional<int64_t> poll_timeout_us() const = 0;
+  // The endpoint's datagram counters, then its protocol-specific values.
   virtual std::vector<std::pair<std::string, double>> diagnostics() const = 0;
 };
 

@@ -20,13 +20,11 @@ ns3::TypeId MeasurementTag::GetTypeId() {
 ns3::TypeId MeasurementTag::GetInstanceTypeId() const { return GetTypeId(); }
 void MeasurementTag::Serialize(ns3::TagBuffer buf) const {
   buf.WriteU64(static_cast<uint64_t>(sent_ns));
-  buf.WriteU8(is_data ? 1 : 0);
 }
 void MeasurementTag::Deserialize(ns3::TagBuffer buf) {
   sent_ns = static_cast<int64_t>(buf.ReadU64());
-  is_data = buf.ReadU8() != 0;
 }
-void MeasurementTag::Print(std::ostream& os) const { os << "sent_ns=" << sent_ns << " data=" << is_data; }
+void MeasurementTag::Print(std::ostream& os) const { os << "sent_ns=" << sent_ns; }
 
 EndpointApp::EndpointApp(std::unique_ptr<CoreEndpoint> endpoint, Role role, uint16_t port, ns3::Ipv4Address peer,
                          FlowMetrics* metrics)
@@ -70,14 +68,14 @@ void EndpointApp::OnReceive(ns3::Ptr<ns3::Socket> socket) {
     ns3::SocketIpTosTag tos;
     if (p->RemovePacketTag(tos)) ecn = tos.GetTos() & 0x3;
     MeasurementTag tag;
-    if (role_ == Role::kReceiver && p->PeekPacketTag(tag) && tag.is_data) {
+    if (role_ == Role::kReceiver && p->PeekPacketTag(tag)) {
       const double now_s = ns3::Simulator::Now().GetSeconds();
-      metrics_->on_arrival(now_s, (ns3::Simulator::Now().GetNanoSeconds() - tag.sent_ns) / 1e9);
+      metrics_->on_arrival((ns3::Simulator::Now().GetNanoSeconds() - tag.sent_ns) / 1e9);
       metrics_->on_goodput(now_s, p->GetSize());
     }
-    std::vector<uint8_t> bytes(p->GetSize());
-    p->CopyData(bytes.data(), bytes.size());
-    endpoint_->handle_datagram(now_us(), bytes.data(), bytes.size(), ecn);
+    rx_buffer_.resize(p->GetSize());  // reused: no allocation per packet once grown
+    p->CopyData(rx_buffer_.data(), rx_buffer_.size());
+    endpoint_->handle_datagram(now_us(), rx_buffer_.data(), rx_buffer_.size(), ecn);
   }
   Pump();
 }
@@ -96,16 +94,17 @@ void EndpointApp::Pump() {
     auto d = endpoint_->poll_transmit(now);
     if (!d) break;
     auto p = ns3::Create<ns3::Packet>(d->bytes.data(), d->bytes.size());
-    MeasurementTag tag;
-    tag.sent_ns = ns3::Simulator::Now().GetNanoSeconds();
-    tag.is_data = d->is_data;
-    p->AddPacketTag(tag);
+    if (d->is_data) {
+      MeasurementTag tag;
+      tag.sent_ns = ns3::Simulator::Now().GetNanoSeconds();
+      p->AddPacketTag(tag);
+    }
     if (d->ecn != 0) {
       ns3::SocketIpTosTag tos;
       tos.SetTos(d->ecn);
       p->AddPacketTag(tos);
     }
-    if (role_ == Role::kSender && tag.is_data) metrics_->on_sent(ns3::Simulator::Now().GetSeconds(), p->GetSize());
+    if (role_ == Role::kSender && d->is_data) metrics_->on_sent(ns3::Simulator::Now().GetSeconds(), p->GetSize());
     socket_->SendTo(p, 0, ns3::InetSocketAddress(peer_, peer_port_));
   }
   ns3::Simulator::Cancel(timer_);

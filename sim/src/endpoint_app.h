@@ -4,7 +4,7 @@
 // deadlines to the endpoint, sends whatever poll_transmit() returns, and
 // schedules one ns-3 event at poll_timeout(). The bytes on the wire are the
 // endpoint's bytes, unchanged. Measurement rides beside them in a packet tag
-// (send time, data or control), so no protocol bytes are parsed here.
+// (the send time of data packets), so no protocol bytes are parsed here.
 #pragma once
 
 #include <memory>
@@ -20,18 +20,18 @@
 
 namespace mantra::sim {
 
-// Send time and kind of a mantra datagram, for the receiving app's metrics.
+// Send time of a mantra data packet, for the receiving app's metrics; only
+// data packets carry it, so its presence marks data.
 class MeasurementTag : public ns3::Tag {
  public:
   static ns3::TypeId GetTypeId();
   ns3::TypeId GetInstanceTypeId() const override;
-  uint32_t GetSerializedSize() const override { return 9; }
+  uint32_t GetSerializedSize() const override { return 8; }
   void Serialize(ns3::TagBuffer buf) const override;
   void Deserialize(ns3::TagBuffer buf) override;
   void Print(std::ostream& os) const override;
 
   int64_t sent_ns = 0;
-  bool is_data = false;
 };
 
 class EndpointApp : public ns3::Application {
@@ -57,6 +57,7 @@ class EndpointApp : public ns3::Application {
   uint16_t peer_port_;
   FlowMetrics* metrics_;
   ns3::Ptr<ns3::Socket> socket_;
+  std::vector<uint8_t> rx_buffer_;
   ns3::EventId timer_;
   bool running_ = false;
 };

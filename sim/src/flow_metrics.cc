@@ -37,9 +37,9 @@ void FlowMetrics::on_sent(double now_s, int64_t bytes) {
   if (size_t b = bin(now_s); b < tx_bytes_.size()) tx_bytes_[b] += bytes;
 }
 
-void FlowMetrics::on_arrival(double /*now_s*/, double delay_s) {
+void FlowMetrics::on_arrival(std::optional<double> delay_s) {
   ++arrivals_;
-  delays_s_.push_back(delay_s);
+  if (delay_s) delays_s_.push_back(*delay_s);
 }
 
 void FlowMetrics::on_goodput(double now_s, int64_t bytes) {
@@ -102,11 +102,13 @@ nlohmann::json FlowMetrics::summary() const {
   return j;
 }
 
-double jain_index(const std::vector<double>& x) {
-  if (x.empty()) return 1.0;
+std::optional<double> jain_index(const std::vector<double>& x) {
   double sum = 0, sq = 0;
-  for (double v : x) { sum += v; sq += v * v; }
-  if (sq == 0) return 1.0;
+  for (double v : x) {
+    sum += v;
+    sq += v * v;
+  }
+  if (sq == 0) return std::nullopt;
   return sum * sum / (static_cast<double>(x.size()) * sq);
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,7 +25,8 @@ class FlowMetrics {
   FlowMetrics(const FlowSpec& flow, double interval_s, double smoothness_window_s);
 
   void on_sent(double now_s, int64_t bytes);
-  void on_arrival(double now_s, double delay_s);
+  // A data packet reached the destination; delay unknown when nullopt.
+  void on_arrival(std::optional<double> delay_s);
   void on_goodput(double now_s, int64_t bytes);
   void set_diagnostics(std::string side, std::vector<std::pair<std::string, double>> values);
 
@@ -50,6 +52,7 @@ class FlowMetrics {
 };
 
 // Jain's fairness index (sum x)^2 / (n sum x^2); 1 for a single flow.
-double jain_index(const std::vector<double>& x);
+// Undefined (nullopt) without flows or when every flow got nothing.
+std::optional<double> jain_index(const std::vector<double>& x);
 
 }  // namespace mantra::sim

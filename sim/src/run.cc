@@ -78,7 +78,8 @@ nlohmann::json run_simulation(const Spec& spec) {
     result["flows"].push_back(rt.metrics->summary());
     if (rt.metrics->flow().protocol != "cbr") elastic.push_back(rt.metrics->throughput_kbps());
   }
-  result["fairness_jain"] = elastic.empty() ? nlohmann::json(nullptr) : nlohmann::json(jain_index(elastic));
+  const auto jain = jain_index(elastic);
+  result["fairness_jain"] = jain ? nlohmann::json(*jain) : nlohmann::json(nullptr);
   result["queue_drops"] = scenario.drops.ifq_per_node;
   int64_t ifq_total = 0;
   for (int64_t d : scenario.drops.ifq_per_node) ifq_total += d;

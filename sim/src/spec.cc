@@ -210,44 +210,41 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
 
 }  // namespace
 
-double parse_duration(const json& v, const std::string& key) {
-  double s;
-  if (v.is_number()) {
-    s = v.get<double>();
-  } else if (v.is_string()) {
-    static const std::regex re(R"(^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(us|ms|s|min)?\s*$)");
-    std::smatch m;
-    const std::string text = v.get<std::string>();
-    if (!std::regex_match(text, m, re)) throw SpecError(key, "'" + text + "' is not a duration (e.g. 200ms, 1.5s, 3)");
-    s = std::stod(m[1]);
-    const std::string unit = m[2];
-    if (unit == "us") s /= 1e6;
-    else if (unit == "ms") s /= 1e3;
-    else if (unit == "min") s *= 60;
-  } else {
-    throw SpecError(key, "must be a duration (seconds or a string like 200ms)");
+namespace {
+
+struct Unit {
+  const char* suffix;
+  double scale;  // to the base unit (seconds, bit/s)
+};
+
+// A number in the base unit, or a string "<number><unit>" from `units`.
+double parse_quantity(const json& v, const std::string& key, const std::vector<Unit>& units, const char* kind,
+                      const char* example) {
+  if (v.is_number()) return v.get<double>();
+  if (!v.is_string()) throw SpecError(key, std::string("must be a ") + kind + " (" + example + ")");
+  static const std::regex re(R"(^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([A-Za-z]*)\s*$)");
+  std::smatch m;
+  const std::string text = v.get<std::string>();
+  if (std::regex_match(text, m, re)) {
+    const std::string suffix = m[2];
+    if (suffix.empty()) return std::stod(m[1]);
+    for (const Unit& u : units) {
+      if (suffix == u.suffix) return std::stod(m[1]) * u.scale;
+    }
   }
-  return non_negative(s, key);
+  throw SpecError(key, "'" + text + "' is not a " + kind + " (" + example + ")");
+}
+
+}  // namespace
+
+double parse_duration(const json& v, const std::string& key) {
+  static const std::vector<Unit> units = {{"us", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"min", 60}};
+  return non_negative(parse_quantity(v, key, units, "duration", "e.g. 200ms, 1.5s, 3"), key);
 }
 
 int64_t parse_rate(const json& v, const std::string& key) {
-  double bps;
-  if (v.is_number()) {
-    bps = v.get<double>();
-  } else if (v.is_string()) {
-    static const std::regex re(R"(^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(bps|kbps|Kbps|Mbps|Gbps)?\s*$)");
-    std::smatch m;
-    const std::string text = v.get<std::string>();
-    if (!std::regex_match(text, m, re)) throw SpecError(key, "'" + text + "' is not a rate (e.g. 180kbps, 2Mbps)");
-    bps = std::stod(m[1]);
-    const std::string unit = m[2];
-    if (unit == "kbps" || unit == "Kbps") bps *= 1e3;
-    else if (unit == "Mbps") bps *= 1e6;
-    else if (unit == "Gbps") bps *= 1e9;
-  } else {
-    throw SpecError(key, "must be a rate (bit/s or a string like 2Mbps)");
-  }
-  return static_cast<int64_t>(std::llround(positive(bps, key)));
+  static const std::vector<Unit> units = {{"bps", 1}, {"kbps", 1e3}, {"Kbps", 1e3}, {"Mbps", 1e6}, {"Gbps", 1e9}};
+  return static_cast<int64_t>(std::llround(positive(parse_quantity(v, key, units, "rate", "e.g. 180kbps, 2Mbps"), key)));
 }
 
 CoreParams FlowSpec::sender_params() const {

@@ -120,9 +120,12 @@ void TcpSinkApp::OnReceive(ns3::Ptr<ns3::Socket> socket) {
 
 void TcpSinkApp::OnRx(ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h, ns3::Ptr<const ns3::TcpSocketBase>) {
   if (p->GetSize() == 0) return;
+  // A segment re-cut on retransmission starts at a sequence number never
+  // sent before: it arrives, but has no transmission time to measure from.
   auto it = clock_->sent_ns.find(h.GetSequenceNumber().GetValue());
-  const int64_t now = ns3::Simulator::Now().GetNanoSeconds();
-  metrics_->on_arrival(now / 1e9, it == clock_->sent_ns.end() ? 0.0 : (now - it->second) / 1e9);
+  std::optional<double> delay_s;
+  if (it != clock_->sent_ns.end()) delay_s = (ns3::Simulator::Now().GetNanoSeconds() - it->second) / 1e9;
+  metrics_->on_arrival(delay_s);
 }
 
 }  // namespace mantra::sim

@@ -31,9 +31,9 @@ TEST(FlowMetrics, SilentSecondMakesWindowRatioZero) {
 TEST(FlowMetrics, DelayJitterLossAndThroughput) {
   FlowMetrics m(flow(0, 10), 1.0, 10.0);
   for (int i = 0; i < 4; ++i) m.on_sent(i, 1000);
-  m.on_arrival(1, 0.010);
-  m.on_arrival(2, 0.030);
-  m.on_arrival(3, 0.020);
+  m.on_arrival(0.010);
+  m.on_arrival(0.030);
+  m.on_arrival(0.020);
   for (int i = 0; i < 3; ++i) m.on_goodput(i + 1, 1000);
   auto j = m.summary();
   EXPECT_NEAR(j["delay_ms"]["mean"].get<double>(), 20.0, 1e-9);
@@ -45,9 +45,11 @@ TEST(FlowMetrics, DelayJitterLossAndThroughput) {
 }
 
 TEST(FlowMetrics, JainIndex) {
-  EXPECT_DOUBLE_EQ(jain_index({5, 5, 5, 5}), 1.0);
-  EXPECT_DOUBLE_EQ(jain_index({1, 0, 0, 0}), 0.25);
-  EXPECT_NEAR(jain_index({1, 2}), 0.9, 1e-12);
+  EXPECT_DOUBLE_EQ(*jain_index({5, 5, 5, 5}), 1.0);
+  EXPECT_DOUBLE_EQ(*jain_index({1, 0, 0, 0}), 0.25);
+  EXPECT_NEAR(*jain_index({1, 2}), 0.9, 1e-12);
+  EXPECT_FALSE(jain_index({0, 0}));  // nobody got anything: not "perfectly fair"
+  EXPECT_FALSE(jain_index({}));
 }
 
 }  // namespace

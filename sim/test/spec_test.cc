@@ -43,6 +43,10 @@ TEST(Spec, ParsesUnitsAndDefaults) {
   EXPECT_EQ(s.topology.node_count(), 5);
   EXPECT_EQ(parse_rate(json("2Mbps"), "r"), 2000000);
   EXPECT_DOUBLE_EQ(parse_duration(json("1.5s"), "d"), 1.5);
+  EXPECT_DOUBLE_EQ(parse_duration(json("250us"), "d"), 250e-6);
+  EXPECT_DOUBLE_EQ(parse_duration(json("7"), "d"), 7);
+  EXPECT_EQ(parse_rate(json("1.5 Gbps"), "r"), 1500000000);
+  EXPECT_EQ(parse_rate(json(64000), "r"), 64000);
 }
 
 TEST(Spec, RadioOverrides) {
@@ -70,6 +74,10 @@ TEST(Spec, EachBadInputNamesItsKey) {
       {[](json& j) { j["mobility"] = {{"model", "rwp"}, {"speed", 0}}; }, "mobility.speed: must be above 0"},
       {[](json& j) { j["flows"][0]["stop"] = 200; }, "flows[0].stop: must not be after the run's duration"},
       {[](json& j) { j["duration"] = "ten"; }, "duration: 'ten' is not a duration"},
+      {[](json& j) { j["duration"] = "5hours"; }, "duration: '5hours' is not a duration"},
+      {[](json& j) { j["flows"][0]["protocol"] = "cbr"; j["flows"][0]["rate"] = "2Mbit"; },
+       "flows[0].rate: '2Mbit' is not a rate"},
+      {[](json& j) { j["duration"] = true; }, "duration: must be a duration"},
   };
   for (const auto& c : cases) {
     json j = base();

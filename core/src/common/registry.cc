@@ -34,7 +34,8 @@ const std::vector<ProtocolEntry>& protocols() {
       {"cbr",
        [](const Params& p) { return build<Sender, cbr::CbrSender, cbr::CbrConfig>(p, cbr::CbrSender::parse); },
        [](const Params& p) -> Made<Receiver> {
-         if (!p.empty()) return {nullptr, "unknown parameter '" + p.begin()->first + "'"};
+         std::string error = ParamReader(p).finish();  // the sink takes no parameters
+         if (!error.empty()) return {nullptr, error};
          return {std::make_unique<cbr::CbrReceiver>(), {}};
        }},
   };

@@ -49,8 +49,7 @@ void TfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
   }
   ++stats_.datagrams_received;
   stats_.bytes_received += static_cast<int64_t>(bytes.size());
-  const bool first = !have_data_;
-  have_data_ = true;
+  const bool first = stats_.datagrams_received == 1;
   data_since_feedback_ = true;
   last_timestamp_ = data->timestamp;
   last_arrival_ = now;
@@ -109,7 +108,6 @@ std::optional<Datagram> TfrcReceiver::poll_transmit(Time now) {
   d.kind = DatagramKind::kFeedback;
   ++stats_.datagrams_sent;
   stats_.bytes_sent += static_cast<int64_t>(d.bytes.size());
-  ++feedbacks_sent_;
   return d;
 }
 
@@ -117,8 +115,7 @@ EndpointStats TfrcReceiver::stats() const {
   EndpointStats s = stats_;
   s.diagnostics = {{"loss_event_rate", intervals_.loss_event_rate()},
                    {"loss_events", static_cast<double>(intervals_.loss_events())},
-                   {"ecn_ce_marks", static_cast<double>(ecn_marks_)},
-                   {"feedbacks_sent", static_cast<double>(feedbacks_sent_)}};
+                   {"ecn_ce_marks", static_cast<double>(ecn_marks_)}};
   return s;
 }
 

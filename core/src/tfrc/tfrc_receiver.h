@@ -71,14 +71,12 @@ class TfrcReceiver : public Receiver {
   void synthesize_first_interval(Time now);
 
   EndpointStats stats_;
-  bool have_data_ = false;
   bool data_since_feedback_ = false;
   Time last_timestamp_;        // send timestamp of the latest data packet
   Time last_arrival_;          // when it arrived
   std::optional<Time> last_feedback_;
   std::optional<Time> feedback_deadline_;
   std::deque<std::pair<Time, int64_t>> arrivals_;  // (time, bytes) for X_recv
-  int64_t feedbacks_sent_ = 0;
   int64_t ecn_marks_ = 0;
 };
 

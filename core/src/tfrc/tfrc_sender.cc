@@ -92,11 +92,9 @@ bool TfrcSender::interval_was_data_limited(Time t_recvdata) const {
 }
 
 void TfrcSender::on_feedback(Time now, const Feedback& fb) {
-  ++feedbacks_;
   const Duration sample = (now - fb.t_recvdata) - fb.t_delay;  // §4.3 step 1
   const bool first_rtt = !rtt_.has_sample();
   rtt_.add_sample(std::max(sample, Duration::micros(1)));
-  r_sample_s_ = std::max(sample, Duration::micros(1)).secs();
   if (first_rtt) {
     x_ = initial_rate();  // §4.2: the first RTT sample sets the initial rate
     tld_ = now;
@@ -231,8 +229,8 @@ std::optional<Datagram> TfrcSender::poll_transmit(Time now) {
 
   // Pacing (§4.6) with oscillation reduction (§4.5) once out of slow start.
   double x_inst = x_;
-  if (config_.oscillation_reduction && p_ > 0 && r_sample_s_ > 0) {
-    x_inst = std::max(x_ * rtt_.sqrt_mean_s() / std::sqrt(r_sample_s_), min_rate());
+  if (config_.oscillation_reduction && p_ > 0) {  // p > 0 implies an RTT sample
+    x_inst = std::max(x_ * rtt_.sqrt_mean_s() / std::sqrt(rtt_.latest().secs()), min_rate());
   }
   const Duration t_ipi = Bytes(config_.packet_bytes) / Rate::bytes_per_sec(x_inst);
   if (t_nom_ + t_ipi < now) t_nom_ = now;  // no burst credit after an idle spell
@@ -258,7 +256,6 @@ EndpointStats TfrcSender::stats() const {
   s.diagnostics = {{"rate_bps", x_ * 8.0},
                    {"rtt_ms", rtt_.has_sample() ? rtt_.smoothed().ms() : 0.0},
                    {"loss_event_rate", p_},
-                   {"feedbacks", static_cast<double>(feedbacks_)},
                    {"nofeedback_expiries", static_cast<double>(nofeedback_expiries_)},
                    {"source_dropped", static_cast<double>(source_dropped_)}};
   return s;

@@ -101,14 +101,12 @@ class TfrcSender : public Sender {
   bool tld_set_ = false;
   uint32_t next_seq_ = 0;
   std::vector<RecvSample> x_recv_set_;  // entry with infinite rate at start
-  double r_sample_s_ = 0.0;       // latest RTT sample, for §4.5
   Time timer_set_at_;
   Time last_send_;
   int64_t source_consumed_ = 0;   // source packets sent or dropped
   int64_t source_dropped_ = 0;
   std::deque<std::pair<Time, bool>> sends_;  // (send time, not data-limited)
   EndpointStats stats_;
-  int64_t feedbacks_ = 0;
   int64_t nofeedback_expiries_ = 0;
 };
 

@@ -28,6 +28,6 @@ def format_result(result: dict[str, Any], title: str = "") -> str:
         f"jain {'-' if fair is None else f'{fair:.3f}'}"
         f"  drops ifq {drops['ifq']} mac {drops['mac_retry']} route {drops['no_route']}"
         f"  seed {p['seed']}  {p['events']} events in {p['wall_s']:.1f} s  ns-3 {p['ns3_version']}"
-        f"  commit {p['commit'][:12]}"
+        f"  commit {p['commit'][:12]}{'-dirty' if p['commit'].endswith('-dirty') else ''}"
     )
     return "\n".join(lines)

@@ -7,10 +7,9 @@
 namespace mantra::sim {
 namespace {
 
-// Linear interpolation between closest ranks, as numpy's default percentile.
-double percentile(std::vector<double> sorted, double q) {
-  if (sorted.empty()) return 0.0;
-  std::sort(sorted.begin(), sorted.end());
+// Linear interpolation between closest ranks, as numpy's default percentile;
+// `sorted` is ascending and not empty.
+double percentile(const std::vector<double>& sorted, double q) {
   const double pos = q * static_cast<double>(sorted.size() - 1);
   const auto lo = static_cast<size_t>(std::floor(pos));
   const size_t hi = std::min(lo + 1, sorted.size() - 1);
@@ -82,11 +81,22 @@ nlohmann::json FlowMetrics::summary() const {
   j["sent_bytes"] = sent_bytes_;
   j["delivered_bytes"] = goodput_bytes_;
   j["throughput_kbps"] = throughput_kbps();
-  const double mean = delays_s_.empty() ? 0.0 : std::accumulate(delays_s_.begin(), delays_s_.end(), 0.0) / delays_s_.size();
-  j["delay_ms"] = {{"mean", mean * 1e3}, {"p50", percentile(delays_s_, 0.5) * 1e3}, {"p95", percentile(delays_s_, 0.95) * 1e3}};
-  double jitter = 0;
-  for (size_t i = 1; i < delays_s_.size(); ++i) jitter += std::abs(delays_s_[i] - delays_s_[i - 1]);
-  j["jitter_ms"] = delays_s_.size() > 1 ? jitter / static_cast<double>(delays_s_.size() - 1) * 1e3 : 0.0;
+  // Delay statistics are undefined (null) without arrivals, jitter without two.
+  j["delay_ms"] = {{"mean", nullptr}, {"p50", nullptr}, {"p95", nullptr}};
+  j["delay_cdf_ms"] = nlohmann::json::array();
+  if (!delays_s_.empty()) {
+    std::vector<double> sorted = delays_s_;
+    std::sort(sorted.begin(), sorted.end());
+    const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
+    j["delay_ms"] = {{"mean", mean * 1e3}, {"p50", percentile(sorted, 0.5) * 1e3}, {"p95", percentile(sorted, 0.95) * 1e3}};
+    for (int pct = 0; pct <= 100; ++pct) j["delay_cdf_ms"].push_back(percentile(sorted, pct / 100.0) * 1e3);
+  }
+  j["jitter_ms"] = nullptr;
+  if (delays_s_.size() > 1) {
+    double jitter = 0;
+    for (size_t i = 1; i < delays_s_.size(); ++i) jitter += std::abs(delays_s_[i] - delays_s_[i - 1]);
+    j["jitter_ms"] = jitter / static_cast<double>(delays_s_.size() - 1) * 1e3;
+  }
   j["plr"] = sent_packets_ > 0 ? std::max(0.0, 1.0 - static_cast<double>(arrivals_) / static_cast<double>(sent_packets_)) : 0.0;
   j["smoothness"] = smoothness();
   nlohmann::json t = nlohmann::json::array(), rx = nlohmann::json::array(), tx = nlohmann::json::array();

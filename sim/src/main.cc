@@ -1,6 +1,7 @@
 // mantra-sim: runs one simulation from a JSON run spec and writes the result.
 //
 //   mantra-sim SPEC.json [--out RESULT.json]     (SPEC "-" reads stdin)
+//   mantra-sim --check SPEC.json                  (validate only, run nothing)
 //
 // Exit status: 0 done; 2 bad input (one line on stderr naming the key);
 // 1 a failure inside the simulation.
@@ -17,7 +18,7 @@
 namespace {
 
 int usage(const std::string& why) {
-  std::cerr << "mantra-sim: " << why << "\nusage: mantra-sim SPEC.json [--out RESULT.json]\n";
+  std::cerr << "mantra-sim: " << why << "\nusage: mantra-sim [--check] SPEC.json [--out RESULT.json]\n";
   return 2;
 }
 
@@ -25,11 +26,14 @@ int usage(const std::string& why) {
 
 int main(int argc, char** argv) {
   std::string spec_path, out_path;
+  bool check_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--out") {
       if (++i >= argc) return usage("--out needs a file");
       out_path = argv[i];
+    } else if (arg == "--check") {
+      check_only = true;
     } else if (arg.rfind("--", 0) == 0) {
       return usage("unknown option " + arg);
     } else if (spec_path.empty()) {
@@ -58,6 +62,7 @@ int main(int argc, char** argv) {
     std::cerr << "mantra-sim: " << spec_path << ": " << e.what() << "\n";
     return 2;
   }
+  if (check_only) return 0;
 
   nlohmann::json result;
   try {

@@ -42,6 +42,22 @@ TEST(FlowMetrics, DelayJitterLossAndThroughput) {
   EXPECT_NEAR(j["plr"].get<double>(), 0.25, 1e-12);
   EXPECT_NEAR(j["throughput_kbps"].get<double>(), 2.4, 1e-12);  // 3000 bytes over 10 s
   EXPECT_EQ(j["series"]["t"].size(), 10u);
+  const auto& cdf = j["delay_cdf_ms"];
+  ASSERT_EQ(cdf.size(), 101u);  // percentiles 0..100
+  EXPECT_NEAR(cdf[0].get<double>(), 10.0, 1e-9);
+  EXPECT_NEAR(cdf[25].get<double>(), 15.0, 1e-9);
+  EXPECT_NEAR(cdf[100].get<double>(), 30.0, 1e-9);
+}
+
+TEST(FlowMetrics, NoArrivalsLeaveDelayUndefined) {
+  FlowMetrics m(flow(0, 10), 1.0, 10.0);
+  m.on_sent(1, 1000);
+  auto j = m.summary();
+  EXPECT_TRUE(j["delay_ms"]["mean"].is_null());
+  EXPECT_TRUE(j["delay_ms"]["p95"].is_null());
+  EXPECT_TRUE(j["jitter_ms"].is_null());
+  EXPECT_TRUE(j["delay_cdf_ms"].empty());
+  EXPECT_DOUBLE_EQ(j["plr"].get<double>(), 1.0);
 }
 
 TEST(FlowMetrics, JainIndex) {

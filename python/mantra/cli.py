@@ -1,4 +1,11 @@
-"""The mantra command line: `mantra sim SPEC [--set k=v ...] [--out FILE] [--json]`."""
+"""The mantra command line.
+
+    mantra sim SPEC [--set k=v ...] [--out FILE] [--json]     one run
+    mantra run CAMPAIGN... [--quick] [--workers N] [--scheduler tcp://HOST:PORT] [--out DIR]
+    mantra status [DIR ...]                                   what each results directory holds
+    mantra report DIR                                         write DIR/report.html
+    mantra reproduce PAPER [--quick] [--workers N] [--scheduler ADDR]
+"""
 from __future__ import annotations
 
 import argparse
@@ -7,7 +14,7 @@ import sys
 from pathlib import Path
 
 from mantra.errors import InputError
-from mantra.simulator import SimulationFailed, run_spec
+from mantra.simulator import ROOT, SimulationFailed, run_spec
 from mantra.spec import build_spec
 from mantra.table import format_result
 
@@ -30,6 +37,77 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run(campaign_paths: list[Path], out: Path, args: argparse.Namespace) -> int:
+    from mantra.lab.campaign import load_campaign
+    from mantra.lab.runner import run_campaigns
+
+    if args.workers is not None and args.workers < 1:
+        raise InputError("--workers: must be at least 1")
+    campaigns = [load_campaign(p, quick=args.quick) for p in campaign_paths]
+    names = [c.name for c in campaigns]
+    if len(set(names)) != len(names):
+        raise InputError(f"campaign {next(n for n in names if names.count(n) > 1)} is named twice")
+    tally = run_campaigns(campaigns, out, workers=args.workers, scheduler=args.scheduler)
+    print(f"{out}: {tally.ran} ran, {tally.failed} failed", file=sys.stderr)
+    for failure in tally.failures:
+        print(f"mantra: run failed: {failure}", file=sys.stderr)
+    return 1 if tally.failed else 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    paths = [Path(p) for p in args.campaign]
+    if args.out:
+        out = Path(args.out)
+    elif len(paths) == 1:
+        from mantra.lab.campaign import load_campaign
+
+        out = Path("results") / (load_campaign(paths[0]).name + ("-quick" if args.quick else ""))
+    else:
+        raise InputError("several campaigns: name their results directory with --out")
+    code = _run(paths, out, args)
+    print(f"results: {out}  (report: ./mantra report {out})")
+    return code
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from mantra.lab.status import status_lines
+
+    dirs = [Path(d) for d in args.dirs] or sorted(p.parent for p in Path("results").glob("*/index.sqlite"))
+    if not dirs:
+        print("no results directories under results/")
+    for line in status_lines(dirs):
+        print(line)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from mantra.lab.report import write_report
+
+    print(write_report(args.dir, title=args.title))
+    return 0
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from mantra.lab.report import write_report
+
+    have = sorted(p.name for p in (ROOT / "campaigns").iterdir() if p.is_dir() and any(p.glob("*.yaml")))
+    paths = sorted((ROOT / "campaigns" / args.paper).glob("*.yaml"))
+    if not paths:
+        raise InputError(f"reproduce {args.paper}: no campaigns under campaigns/{args.paper}/ (have: {', '.join(have)})")
+    out = Path(args.out) if args.out else Path("results") / (args.paper + ("-quick" if args.quick else ""))
+    code = _run(paths, out, args)
+    title = f"{args.paper}{' (quick)' if args.quick else ''}"
+    print(f"report: {write_report(out, title=title)}")
+    return code
+
+
+def _execution_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--quick", action="store_true", help="use each campaign's quick profile (fewer seeds, shorter runs)")
+    p.add_argument("--workers", type=int, metavar="N", help="local parallel runs (default: one per core)")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler's workers")
+    p.add_argument("--out", metavar="DIR", help="results directory (default results/NAME[-quick])")
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mantra", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -39,6 +117,25 @@ def parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", metavar="FILE", help="write the result JSON here")
     sim.add_argument("--json", action="store_true", help="print the result JSON on stdout (table on stderr)")
     sim.set_defaults(func=cmd_sim)
+
+    run = sub.add_parser("run", help="run what is missing of one or more campaigns")
+    run.add_argument("campaign", nargs="+", help="campaign YAML files")
+    _execution_options(run)
+    run.set_defaults(func=cmd_run)
+
+    status = sub.add_parser("status", help="runs finished, failed and missing per campaign")
+    status.add_argument("dirs", nargs="*", metavar="DIR", help="results directories (default: all under results/)")
+    status.set_defaults(func=cmd_status)
+
+    report = sub.add_parser("report", help="write DIR/report.html from a results directory")
+    report.add_argument("dir", metavar="DIR")
+    report.add_argument("--title", help="the page's title (default: the directory's name)")
+    report.set_defaults(func=cmd_report)
+
+    reproduce = sub.add_parser("reproduce", help="run a paper's campaigns (campaigns/PAPER/) and write the report")
+    reproduce.add_argument("paper", metavar="PAPER", help="adtfrc, latp, tfwmfc, freeze-probing, rsc-var, or demo")
+    _execution_options(reproduce)
+    reproduce.set_defaults(func=cmd_reproduce)
     return p
 
 
@@ -49,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as e:
         print(f"mantra: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("mantra: interrupted; finished runs are kept, run again to go on", file=sys.stderr)
+        return 130
     except SimulationFailed as e:
         print(f"mantra: simulation failed ({e.returncode}): {e}\n  reproduce: {' '.join(e.command)}", file=sys.stderr)
         return 1

@@ -1,0 +1,107 @@
+"""Aggregation across seeds: means with Student-t 95 % intervals, and the checks that
+plots and claims share (metrics, axes and `where` filters that must exist)."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from mantra.errors import InputError
+from mantra.lab.campaign import Campaign
+
+
+def t_interval(values: Any) -> tuple[float, float, int]:
+    """(mean, half-width of the Student-t 95 % interval, n) of the finite values; the
+    half-width is NaN below two values, the mean NaN with none."""
+    x = np.asarray([v for v in values if v is not None and np.isfinite(v)], dtype=float)
+    n = len(x)
+    if n == 0:
+        return math.nan, math.nan, 0
+    if n == 1:
+        return float(x[0]), math.nan, 1
+    half = stats.t.ppf(0.975, n - 1) * x.std(ddof=1) / math.sqrt(n)
+    return float(x.mean()), float(half), n
+
+
+def aggregate(frame: pd.DataFrame, metric: str, by: list[str]) -> pd.DataFrame:
+    """Per combination of `by`: mean, ci95 (half-width) and n over the rows (seeds)."""
+    rows = []
+    for values, group in frame.groupby(by, sort=False, dropna=False):
+        mean, half, n = t_interval(group[metric])
+        rows.append({**dict(zip(by, values if isinstance(values, tuple) else (values,))),
+                     "mean": mean, "ci95": half, "n": n})
+    return pd.DataFrame(rows, columns=[*by, "mean", "ci95", "n"])
+
+
+def per_seed(frame: pd.DataFrame, metric: str) -> pd.Series:
+    """The metric per seed, averaged over the other grid points left in `frame`."""
+    return frame.groupby("seed")[metric].mean()
+
+
+def select(frame: pd.DataFrame, where: dict[str, Any] | None) -> pd.DataFrame:
+    for axis, value in (where or {}).items():
+        frame = frame[frame[axis] == value]
+    return frame
+
+
+def campaign_frame(frame: pd.DataFrame, camp: Campaign) -> pd.DataFrame:
+    """The campaign's finished runs, with its metrics as columns under their names."""
+    rows = frame[(frame["campaign"] == camp.name) & (frame["status"] == "ok")].copy()
+    for name, path in camp.metrics.items():
+        if path not in rows.columns:
+            if rows.empty:
+                rows[name] = pd.Series(dtype=float)
+                continue
+            raise InputError(f"{camp.source}: metrics.{name}: the results have no '{path}'")
+        rows[name] = pd.to_numeric(rows[path], errors="coerce")
+    return rows
+
+
+def format_interval(mean: float, half: float, n: int, digits: int = 3) -> str:
+    if n == 0 or not np.isfinite(mean):
+        return "no data"
+    text = f"{mean:.{digits}g}"
+    return f"{text} ± {half:.2g}" if np.isfinite(half) else f"{text} (n=1)"
+
+
+# -- checks shared by plots and claims ------------------------------------------------
+def check_keys(camp: Campaign, place: tuple[Any, ...], entry: Any, required: set[str], optional: set[str]) -> None:
+    assert camp.doc is not None
+    if not isinstance(entry, dict):
+        raise camp.doc.error(place, "must be a mapping")
+    for key in entry:
+        if key not in required | optional:
+            raise camp.doc.error(place + (key,), f"unknown key (allowed: {', '.join(sorted(required | optional))})")
+    for key in sorted(required):
+        if key not in entry:
+            raise camp.doc.error(place, f"missing key '{key}'")
+
+
+def check_metric(camp: Campaign, place: tuple[Any, ...], name: Any) -> None:
+    assert camp.doc is not None
+    if name not in camp.metrics:
+        raise camp.doc.error(place, f"names metric {name!r}, which the campaign's metrics do not have "
+                             f"({', '.join(camp.metrics)})")
+
+
+def check_axis(camp: Campaign, place: tuple[Any, ...], name: Any, numeric: bool = False) -> None:
+    assert camp.doc is not None
+    axis = camp.axis(name) if isinstance(name, str) else None
+    if axis is None:
+        raise camp.doc.error(place, f"names axis {name!r}, which the grid does not have "
+                             f"({', '.join(a.name for a in camp.axes)})")
+    if numeric and not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in axis.labels):
+        raise camp.doc.error(place, f"axis {name} must have numeric values")
+
+
+def check_where(camp: Campaign, place: tuple[Any, ...], where: Any) -> None:
+    assert camp.doc is not None
+    if not isinstance(where, dict):
+        raise camp.doc.error(place, "must be a mapping of axis -> value")
+    for name, value in where.items():
+        check_axis(camp, place + (name,), name)
+        if value not in camp.axis(name).labels:  # type: ignore[union-attr]
+            raise camp.doc.error(place + (name,), f"{value!r} is not a value of the axis")

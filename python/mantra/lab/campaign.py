@@ -1,0 +1,343 @@
+"""Campaigns: a base run spec, a grid of overrides, seeds, metrics, plots and claims.
+
+A campaign file is checked whole before anything runs; every error names the file, the
+line and the key. `expand` turns a campaign into jobs (grid point x seed), each a full
+run spec. Every grid point runs on the same seeds, so protocols compared in one campaign
+see the same mobility and traffic (a paired design).
+
+    campaign: demo-chain              # name: letters, digits, '-', '_'
+    title: Throughput along a chain
+    base: {duration: 60, ...}         # a run spec, or a path relative to this file
+    grid:                             # the product of its entries
+      protocol:                       #   a labelled axis: label -> overrides
+        tfrc: {flows.0.protocol: tfrc}
+        tcp:  {flows.0.protocol: tcp}
+      topology.hops: [1, 2, 4, 8]     #   a plain axis: a dotted key and its values
+      zip:                            #   axes that move together, equal lengths
+        - {duration: [50, 80], flows.0.stop: [50, 80]}
+    seeds: [1, 2, 3]                  # or a count: 5 means 1..5
+    metrics: {throughput_kbps: flows.0.throughput_kbps}
+    plots: [...]                      # see plots.py
+    claims: [...]                     # see claims.py
+    quick: {seeds: [1, 2], set: {duration: 30}, grid: {topology.hops: [1, 8]}}
+"""
+from __future__ import annotations
+
+import copy
+import itertools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mantra.errors import InputError
+from mantra.lab.located_yaml import Located, load_located
+from mantra.spec import load_spec
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+TOP_KEYS = {"campaign", "title", "description", "base", "grid", "seeds", "metrics", "plots", "claims", "quick"}
+QUICK_KEYS = {"seeds", "set", "grid"}
+# Columns of the run index; a grid axis may not take one of these names.
+RESERVED = {"campaign", "key", "seed", "status", "build", "commit", "ns3_version", "sim_wall_s", "host",
+            "returncode", "stderr", "command"}
+
+
+@dataclass
+class Axis:
+    """One grid dimension: its name and, per value, the label and the overrides it applies."""
+
+    name: str
+    labels: list[Any]
+    overrides: list[dict[str, Any]]
+    place: tuple[Any, ...]  # where it is written, for errors
+    labelled: bool = False
+
+    def origin(self, i: int, key: str) -> tuple[Any, ...]:
+        """Where the override of `key` by value i is written."""
+        return self.place + (self.labels[i], key) if self.labelled else self.place
+
+
+@dataclass
+class Campaign:
+    name: str
+    title: str
+    description: str
+    source: Path
+    base: dict[str, Any]
+    groups: list[list[Axis]]  # product over groups; the axes of a group move together
+    seeds: list[int]
+    metrics: dict[str, str]  # name -> dotted path into a result
+    plots: list[dict[str, Any]]
+    claims: list[dict[str, Any]]
+    quick: bool = False
+    doc: Located | None = field(default=None, repr=False)
+    base_as_written: dict[str, Any] = field(default_factory=dict, repr=False)  # before any quick 'set'
+
+    @property
+    def axes(self) -> list[Axis]:
+        return [axis for group in self.groups for axis in group]
+
+    def axis(self, name: str) -> Axis | None:
+        return next((a for a in self.axes if a.name == name), None)
+
+
+@dataclass
+class Job:
+    """One run: a grid point (axis name -> label), a seed and the full spec."""
+
+    campaign: str
+    point: dict[str, Any]
+    seed: int
+    spec: dict[str, Any]
+
+
+def resolve_parent(spec: dict[str, Any], dotted: str) -> tuple[Any, str | int] | str:
+    """The container holding `dotted`'s last part and that part, or why it cannot be set.
+    Every section above the leaf must exist in the spec; list items are numbered."""
+    parts = dotted.split(".")
+    node: Any = spec
+    for i, part in enumerate(parts):
+        here = ".".join(parts[: i + 1])
+        last = i == len(parts) - 1
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) >= len(node):
+                return f"{here}: the spec has no such list item"
+            if last:
+                return node, int(part)
+            node = node[int(part)]
+        elif isinstance(node, dict):
+            if last:
+                return node, part
+            if part not in node:
+                return f"{here}: the base spec has no such section"
+            node = node[part]
+        else:
+            return f"{'.'.join(parts[:i])}: is a value, not a section"
+    raise AssertionError("unreachable")
+
+
+def set_key(spec: dict[str, Any], dotted: str, value: Any) -> str | None:
+    """Sets a dotted key in place; returns why it cannot, or None."""
+    found = resolve_parent(spec, dotted)
+    if isinstance(found, str):
+        return found
+    container, part = found
+    container[part] = copy.deepcopy(value)
+    return None
+
+
+def _mapping(doc: Located, place: tuple[Any, ...], value: Any, what: str) -> dict[Any, Any]:
+    if not isinstance(value, dict):
+        raise doc.error(place, f"must be a mapping ({what})")
+    return value
+
+
+def _axis(doc: Located, place: tuple[Any, ...], name: Any, values: Any, base: dict[str, Any]) -> Axis:
+    if not isinstance(name, str) or not name:
+        raise doc.error(place, "an axis name must be a non-empty string")
+    if isinstance(values, list):  # plain axis: the name is the dotted key
+        if not values:
+            raise doc.error(place, "empty list of values")
+        if (why := _check_settable(base, name)) is not None:
+            raise doc.error(place, why)
+        if len(set(map(repr, values))) != len(values):
+            raise doc.error(place, "repeated value")
+        return Axis(name, list(values), [{name: v} for v in values], place)
+    if isinstance(values, dict):  # labelled axis: label -> {dotted key: value}
+        if not values:
+            raise doc.error(place, "empty axis")
+        labels, overrides = [], []
+        for label, sets in values.items():
+            sets = _mapping(doc, place + (label,), sets, "dotted key -> value")
+            if not sets:
+                raise doc.error(place + (label,), "sets nothing")
+            for key in sets:
+                if not isinstance(key, str) or (why := _check_settable(base, key)) is not None:
+                    raise doc.error(place + (label, key), why or "keys are dotted strings")
+            labels.append(label)
+            overrides.append(dict(sets))
+        return Axis(name, labels, overrides, place, labelled=True)
+    raise doc.error(place, "an axis is a list of values or a mapping of labels to overrides")
+
+
+def _check_settable(base: dict[str, Any], dotted: str) -> str | None:
+    found = resolve_parent(copy.deepcopy(base), dotted)
+    return found if isinstance(found, str) else None
+
+
+def _grid(doc: Located, grid: Any, base: dict[str, Any]) -> list[list[Axis]]:
+    grid = _mapping(doc, ("grid",), grid, "axes")
+    groups: list[list[Axis]] = []
+    for name, values in grid.items():
+        place = ("grid", name)
+        if name != "zip":
+            groups.append([_axis(doc, place, name, values, base)])
+            continue
+        for i, zipped in enumerate(values if isinstance(values, list) else [values]):
+            zplace = place + (i,) if isinstance(values, list) else place
+            zipped = _mapping(doc, zplace, zipped, "axes that move together")
+            axes = [_axis(doc, zplace + (n,), n, v, base) for n, v in zipped.items()]
+            if not axes:
+                raise doc.error(zplace, "empty zip")
+            if len({len(a.labels) for a in axes}) != 1:
+                raise doc.error(zplace, "zipped axes must have the same number of values")
+            groups.append(axes)
+    names = [a.name for g in groups for a in g]
+    if dup := {n for n in names if names.count(n) > 1}:
+        raise doc.error(("grid",), f"axis {sorted(dup)[0]} appears twice")
+    if not groups:
+        raise doc.error(("grid",), "empty grid: give at least one axis")
+    return groups
+
+
+def _seeds(doc: Located, place: tuple[Any, ...], value: Any) -> list[int]:
+    if isinstance(value, bool):
+        raise doc.error(place, "a count or a list of integers >= 1")
+    if isinstance(value, int):
+        if value < 1:
+            raise doc.error(place, "the count of seeds must be at least 1")
+        return list(range(1, value + 1))
+    if isinstance(value, list) and value and all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in value):
+        if len(set(value)) != len(value):
+            raise doc.error(place, "repeated seed")
+        return list(value)
+    raise doc.error(place, "a count or a non-empty list of integers >= 1")
+
+
+def _base(doc: Located, value: Any) -> dict[str, Any]:
+    if isinstance(value, str):
+        path = (doc.path.parent / value).resolve()
+        try:
+            return load_spec(path)
+        except InputError as e:
+            raise doc.error(("base",), str(e)) from None
+    base = _mapping(doc, ("base",), value, "a run spec or the path of one")
+    if "seed" in base:
+        raise doc.error(("base", "seed"), "seeds come from the campaign's 'seeds'")
+    return base
+
+
+def _apply_quick(doc: Located, camp: Campaign, quick: Any) -> None:
+    quick = _mapping(doc, ("quick",), quick, "seeds, set, grid")
+    for key in quick:
+        if key not in QUICK_KEYS:
+            raise doc.error(("quick", key), f"unknown key (allowed: {', '.join(sorted(QUICK_KEYS))})")
+    if "seeds" in quick:
+        camp.seeds = _seeds(doc, ("quick", "seeds"), quick["seeds"])
+    for key, value in _mapping(doc, ("quick", "set"), quick.get("set", {}), "dotted key -> value").items():
+        if (why := set_key(camp.base, str(key), value)) is not None:
+            raise doc.error(("quick", "set", key), why)
+    for name, keep in _mapping(doc, ("quick", "grid"), quick.get("grid", {}), "axis -> values").items():
+        axis = camp.axis(name)
+        place = ("quick", "grid", name)
+        if axis is None:
+            raise doc.error(place, "no such axis in the grid")
+        if not isinstance(keep, list) or not keep:
+            raise doc.error(place, "a non-empty list of the axis's values or labels")
+        if any(k not in axis.labels for k in keep):
+            raise doc.error(place, f"{[k for k in keep if k not in axis.labels][0]!r} is not a value of the axis")
+        chosen = [axis.labels.index(k) for k in keep]
+        for moved in next(g for g in camp.groups if axis in g):  # a zipped group narrows together
+            moved.labels = [moved.labels[i] for i in chosen]
+            moved.overrides = [moved.overrides[i] for i in chosen]
+    camp.quick = True
+
+
+def load_campaign(path: str | Path, quick: bool = False) -> Campaign:
+    """Reads and checks a campaign file (plots and claims included)."""
+    return build_campaign(load_located(path), quick)
+
+
+def build_campaign(doc: Located, quick: bool = False) -> Campaign:
+    """A checked campaign from a loaded document (a file, or a results directory's copy)."""
+    from mantra.lab.claims import check_claims
+    from mantra.lab.plots import check_plots
+
+    path = doc.path
+    data = _mapping(doc, (), doc.data, "a campaign")
+    for key in data:
+        if key not in TOP_KEYS:
+            raise doc.error((key,), f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
+    for key in ("campaign", "base", "grid", "seeds", "metrics"):
+        if key not in data:
+            raise doc.error((), f"missing key '{key}'")
+    name = data["campaign"]
+    if not isinstance(name, str) or not NAME.match(name):
+        raise doc.error(("campaign",), "a name of letters, digits, '-' and '_'")
+    base = _base(doc, data["base"])
+    metrics = _mapping(doc, ("metrics",), data["metrics"], "name -> dotted path into the result")
+    if not metrics:
+        raise doc.error(("metrics",), "name at least one metric")
+    for metric, where in metrics.items():
+        if not isinstance(metric, str) or not NAME.match(metric):
+            raise doc.error(("metrics", metric), "a metric name of letters, digits, '-' and '_'")
+        if not isinstance(where, str) or not re.match(r"^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$", where):
+            raise doc.error(("metrics", metric), "a dotted path into the result, e.g. flows.0.throughput_kbps")
+    groups = _grid(doc, data["grid"], base)
+    camp = Campaign(
+        name=name,
+        title=str(data.get("title", name)),
+        description=str(data.get("description", "")),
+        source=Path(path),
+        base=copy.deepcopy(base),
+        base_as_written=base,
+        groups=groups,
+        seeds=_seeds(doc, ("seeds",), data["seeds"]),
+        metrics=dict(metrics),
+        plots=data.get("plots") or [],
+        claims=data.get("claims") or [],
+        doc=doc,
+    )
+    for axis in camp.axes:
+        if axis.name in RESERVED or axis.name in camp.metrics:
+            raise doc.error(axis.place, "an axis may not share its name with a metric or an index column "
+                            f"({', '.join(sorted(RESERVED))})")
+    if quick:
+        if "quick" not in data:
+            raise doc.error((), "--quick: the campaign has no 'quick' profile")
+        _apply_quick(doc, camp, data["quick"])
+    check_plots(camp)
+    check_claims(camp)
+    return camp
+
+
+def points(camp: Campaign) -> list[tuple[dict[str, Any], dict[str, Any], dict[str, tuple[Any, ...]]]]:
+    """Grid points in order: (axis -> label, dotted key -> value, dotted key -> where written)."""
+    out = []
+    per_group = [range(len(g[0].labels)) for g in camp.groups]
+    for choice in itertools.product(*per_group):
+        point: dict[str, Any] = {}
+        sets: dict[str, Any] = {}
+        origin: dict[str, tuple[Any, ...]] = {}
+        for group, i in zip(camp.groups, choice):
+            for axis in group:
+                point[axis.name] = axis.labels[i]
+                for key, value in axis.overrides[i].items():
+                    if key in sets and sets[key] != value:
+                        assert camp.doc is not None
+                        raise camp.doc.error(axis.place, f"sets {key}, which axis {_owner(camp, key, point)} also sets")
+                    sets[key] = value
+                    origin[key] = axis.origin(i, key)
+        out.append((point, sets, origin))
+    return out
+
+
+def _owner(camp: Campaign, key: str, point: dict[str, Any]) -> str:
+    for axis in camp.axes:
+        if axis.name in point and any(key in o for o in axis.overrides):
+            return axis.name
+    return "?"
+
+
+def expand(camp: Campaign) -> list[Job]:
+    """Every grid point x every seed, as full specs."""
+    jobs = []
+    for point, sets, origin in points(camp):
+        spec = copy.deepcopy(camp.base)
+        for key, value in sets.items():
+            if (why := set_key(spec, key, value)) is not None:
+                assert camp.doc is not None
+                raise camp.doc.error(origin[key], why)
+        for seed in camp.seeds:
+            jobs.append(Job(camp.name, point, seed, {**copy.deepcopy(spec), "seed": seed}))
+    return jobs

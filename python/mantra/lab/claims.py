@@ -1,0 +1,135 @@
+"""A paper's claims, checked against a campaign's runs.
+
+    claims:
+      - claim: "TFRC is fair to TCP"          # the paper's words
+        source: "Sec. 5, Fig. 3"              # where the paper says it (optional)
+        paper: "ratio about 1"                # the paper's number, as the paper gives it
+        check: {kind: ratio, metric: throughput_kbps, num: {protocol: tfrc},
+                den: {protocol: tcp}, min: 0.5, max: 2}
+
+Each check turns the runs into one number per seed, so the interval is a Student-t
+95 % interval over seeds (a paired comparison, since every grid point runs on the same
+seeds):
+
+- value: the metric at `where` (averaged over the grid points it leaves), in [min, max];
+- ratio: mean over `where` + `num`, divided by the mean over `where` + `den`, in [min, max];
+- trend: the least-squares slope of the metric against the numeric axis `x` at `where`,
+  `direction: falls` (slope < 0) or `rises` (slope > 0).
+
+Verdict: pass when the whole interval lies within the bounds, fail when it lies wholly
+outside, inconclusive when it straddles a bound or fewer than two seeds finished.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mantra.lab.analysis import check_axis, check_keys, check_metric, check_where, per_seed, select, t_interval
+from mantra.lab.campaign import Campaign
+
+KINDS = {
+    "value": ({"kind", "metric"}, {"where", "min", "max"}),
+    "ratio": ({"kind", "metric", "num", "den"}, {"where", "min", "max"}),
+    "trend": ({"kind", "metric", "x", "direction"}, {"where"}),
+}
+
+
+@dataclass
+class Verdict:
+    claim: str
+    source: str
+    paper: str
+    campaign: str
+    estimate: str  # what was measured, e.g. "ratio tfrc/tcp"
+    mean: float
+    ci95: float
+    n: int
+    bounds: tuple[float | None, float | None]
+    verdict: str  # pass, fail, inconclusive
+
+
+def check_claims(camp: Campaign) -> None:
+    """Checks the claims' shape and that what they name exists (before any run)."""
+    assert camp.doc is not None
+    for i, entry in enumerate(camp.claims):
+        place = ("claims", i)
+        check_keys(camp, place, entry, {"claim", "paper", "check"}, {"source"})
+        check = entry["check"]
+        kind = check.get("kind") if isinstance(check, dict) else None
+        if kind not in KINDS:
+            raise camp.doc.error(place + ("check", "kind"), f"one of {', '.join(KINDS)}")
+        check_keys(camp, place + ("check",), check, *KINDS[kind])
+        check_metric(camp, place + ("check", "metric"), check["metric"])
+        for key in ("where", "num", "den"):
+            if key in check:
+                check_where(camp, place + ("check", key), check[key])
+        if kind == "trend":
+            check_axis(camp, place + ("check", "x"), check["x"], numeric=True)
+            if check["direction"] not in ("falls", "rises"):
+                raise camp.doc.error(place + ("check", "direction"), "falls or rises")
+        for key in ("min", "max"):
+            if key in check and (not isinstance(check[key], (int, float)) or isinstance(check[key], bool)):
+                raise camp.doc.error(place + ("check", key), "a number")
+        if kind != "trend" and "min" not in check and "max" not in check:
+            raise camp.doc.error(place + ("check",), "give min, max or both")
+
+
+def _bounds(check: dict[str, Any]) -> tuple[float | None, float | None]:
+    if check["kind"] == "trend":
+        return (0.0, None) if check["direction"] == "rises" else (None, 0.0)
+    return check.get("min"), check.get("max")
+
+
+def _samples(frame: pd.DataFrame, check: dict[str, Any]) -> tuple[pd.Series, str]:
+    metric = check["metric"]
+    rows = select(frame, check.get("where"))
+    if check["kind"] == "value":
+        return per_seed(rows, metric), metric
+    if check["kind"] == "ratio":
+        num = per_seed(select(rows, check["num"]), metric)
+        den = per_seed(select(rows, check["den"]), metric)
+        both = pd.concat([num, den], axis=1, join="inner").dropna()
+        ratio = both.iloc[:, 0] / both.iloc[:, 1].where(both.iloc[:, 1] != 0)
+        label = "/".join(",".join(f"{v}" for v in check[k].values()) for k in ("num", "den"))
+        return ratio, f"{metric} ratio {label}"
+    x = check["x"]
+    slopes = {}
+    for seed, group in rows.groupby("seed"):
+        points = group.groupby(x)[metric].mean().dropna()
+        if len(points) >= 2:
+            slopes[seed] = float(np.polyfit(points.index.astype(float), points.to_numpy(float), 1)[0])
+    return pd.Series(slopes, dtype=float), f"slope of {metric} per unit of {x}"
+
+
+def judge(mean: float, half: float, n: int, bounds: tuple[float | None, float | None]) -> str:
+    lo, hi = bounds
+    if n < 2 or not math.isfinite(half):
+        return "inconclusive"
+    low, high = mean - half, mean + half
+    inside = (lo is None or low >= lo) and (hi is None or high <= hi)
+    outside = (lo is not None and high < lo) or (hi is not None and low > hi)
+    return "pass" if inside else "fail" if outside else "inconclusive"
+
+
+def evaluate(frame: pd.DataFrame, camp: Campaign) -> list[Verdict]:
+    """`frame`: the campaign's finished runs with metric columns (analysis.campaign_frame)."""
+    out = []
+    for entry in camp.claims:
+        check = entry["check"]
+        samples, estimate = _samples(frame, check)
+        mean, half, n = t_interval(samples.to_numpy())
+        bounds = _bounds(check)
+        out.append(Verdict(str(entry["claim"]), str(entry.get("source", "")), str(entry["paper"]), camp.name,
+                           estimate, mean, half, n, bounds, judge(mean, half, n, bounds)))
+    return out
+
+
+def format_bounds(bounds: tuple[float | None, float | None]) -> str:
+    lo, hi = bounds
+    if lo is not None and hi is not None:
+        return f"in [{lo:g}, {hi:g}]"
+    return f"≥ {lo:g}" if lo is not None else f"≤ {hi:g}"

@@ -1,0 +1,180 @@
+"""The plots of a campaign, drawn with matplotlib (Agg), each with the table of its numbers.
+
+    plots:
+      - {kind: sweep, metric: throughput_kbps, x: topology.hops, series: protocol}
+      - {kind: timeseries, series: protocol, where: {topology.hops: 4}, seed: 1, flow: 0}
+      - {kind: cdf, series: protocol, where: {topology.hops: 4}, flow: 0}
+      - {kind: scatter, x: delay_p95_ms, y: throughput_kbps, series: protocol}
+
+- sweep: a metric against a swept axis, one line per series (optional), Student-t 95 % bars
+  over seeds (the papers' main figure type);
+- timeseries: receive throughput over time of flow `flow` in one run per series (seed `seed`);
+- cdf: the one-way delay distribution of flow `flow` per series, pooling the runs' percentiles
+  (every seed weighs the same);
+- scatter: Pantheon's throughput against 95th-percentile delay: each run a faint dot, each
+  series its mean with 95 % bars; the delay axis is reversed so better is up and right.
+
+Every kind takes an optional `title` and `where` (axis -> value; all other axes averaged).
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from mantra.lab.analysis import (aggregate, check_axis, check_keys, check_metric, check_where,  # noqa: E402
+                                 format_interval, select, t_interval)
+from mantra.lab.campaign import Campaign  # noqa: E402
+
+COMMON = {"kind", "title", "where"}
+KINDS: dict[str, tuple[set[str], set[str]]] = {
+    "sweep": ({"metric", "x"}, {"series"}),
+    "timeseries": ({"series", "seed"}, {"flow"}),
+    "cdf": ({"series"}, {"flow"}),
+    "scatter": ({"x", "y", "series"}, set()),
+}
+
+
+@dataclass
+class Figure:
+    title: str
+    kind: str
+    png: bytes
+    table: pd.DataFrame  # the numbers behind the plot, as shown under it
+
+
+def check_plots(camp: Campaign) -> None:
+    assert camp.doc is not None
+    for i, entry in enumerate(camp.plots):
+        place = ("plots", i)
+        kind = entry.get("kind") if isinstance(entry, dict) else None
+        if kind not in KINDS:
+            raise camp.doc.error(place + ("kind",), f"one of {', '.join(KINDS)}")
+        required, optional = KINDS[kind]
+        check_keys(camp, place, entry, required | {"kind"}, optional | COMMON)
+        if "series" in entry:
+            check_axis(camp, place + ("series",), entry["series"])
+        check_where(camp, place + ("where",), entry.get("where", {}))
+        if kind == "sweep":
+            check_metric(camp, place + ("metric",), entry["metric"])
+            check_axis(camp, place + ("x",), entry["x"], numeric=True)
+        if kind == "scatter":
+            check_metric(camp, place + ("x",), entry["x"])
+            check_metric(camp, place + ("y",), entry["y"])
+        if kind == "timeseries" and entry["seed"] not in camp.seeds:
+            raise camp.doc.error(place + ("seed",), f"seed {entry['seed']!r} is not one of the campaign's seeds")
+        flow = entry.get("flow", 0)
+        if not isinstance(flow, int) or isinstance(flow, bool) or not 0 <= flow < len(camp.base.get("flows", [])):
+            raise camp.doc.error(place + ("flow",), "the index of a flow of the base spec")
+
+
+def _png(fig: plt.Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _axes(title: str, xlabel: str, ylabel: str) -> tuple[plt.Figure, plt.Axes]:
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    ax.set_title(title, fontsize=11)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    return fig, ax
+
+
+def _groups(rows: pd.DataFrame, series: str, order: list[Any]) -> list[tuple[Any, str, pd.DataFrame]]:
+    """(label, colour, rows) per series value, in the axis's order, one colour per value
+    across all plots of a campaign."""
+    return [(label, f"C{i}", rows[rows[series] == label]) for i, label in enumerate(order)
+            if (rows[series] == label).any()]
+
+
+def _sweep(entry: dict[str, Any], rows: pd.DataFrame, load: Callable[[str], dict]) -> tuple[bytes, pd.DataFrame]:
+    metric, x, series = entry["metric"], entry["x"], entry.get("series", "series")
+    if series not in rows.columns:  # no series axis: one line
+        rows = rows.assign(**{series: "all runs"})
+        entry = {**entry, "order": ["all runs"]}
+    agg = aggregate(rows, metric, [series, x]).sort_values(x, kind="stable")
+    fig, ax = _axes(entry["title"], x, metric)
+    for label, color, group in _groups(agg, series, entry["order"]):
+        ax.errorbar(group[x], group["mean"], yerr=group["ci95"].fillna(0), marker="o", capsize=3, label=str(label),
+                    color=color)
+    ax.legend(title=series)
+    table = agg.assign(value=[format_interval(m, h, n) for m, h, n in zip(agg["mean"], agg["ci95"], agg["n"])])
+    wide = table.pivot(index=x, columns=series, values="value")[[o for o in entry["order"] if o in set(table[series])]]
+    wide = wide.reset_index()
+    wide.columns.name = None
+    return _png(fig), wide
+
+
+def _timeseries(entry: dict[str, Any], rows: pd.DataFrame, load: Callable[[str], dict]) -> tuple[bytes, pd.DataFrame]:
+    series, flow = entry["series"], entry.get("flow", 0)
+    fig, ax = _axes(entry["title"], "time (s)", f"flow {flow} receive rate (kb/s)")
+    table = []
+    for label, color, group in _groups(rows[rows["seed"] == entry["seed"]], series, entry["order"]):
+        key = group["key"].iloc[0]  # the first grid point left by `where`
+        s = load(key)["flows"][flow]["series"]
+        ax.plot(s["t"], s["rx_kbps"], label=str(label), linewidth=1.2, color=color)
+        rx = np.asarray(s["rx_kbps"], dtype=float)
+        table.append({series: label, "run": key, "mean kb/s": f"{rx.mean():.1f}" if len(rx) else "no data",
+                      "std kb/s": f"{rx.std():.1f}" if len(rx) else "-"})
+    ax.legend(title=series)
+    return _png(fig), pd.DataFrame(table)
+
+
+def _cdf(entry: dict[str, Any], rows: pd.DataFrame, load: Callable[[str], dict]) -> tuple[bytes, pd.DataFrame]:
+    series, flow = entry["series"], entry.get("flow", 0)
+    fig, ax = _axes(entry["title"], f"flow {flow} one-way delay (ms)", "fraction of packets")
+    table = []
+    for label, color, group in _groups(rows, series, entry["order"]):
+        pooled = np.concatenate([np.asarray(load(k)["flows"][flow]["delay_cdf_ms"], dtype=float)
+                                 for k in group["key"]] or [np.empty(0)])
+        if pooled.size:
+            ax.ecdf(pooled, label=str(label), color=color)
+        table.append({series: label, "runs": len(group),
+                      **{f"p{q} ms": f"{np.percentile(pooled, q):.1f}" if pooled.size else "no data" for q in (50, 95, 99)}})
+    ax.set_xscale("log")
+    ax.legend(title=series)
+    return _png(fig), pd.DataFrame(table)
+
+
+def _scatter(entry: dict[str, Any], rows: pd.DataFrame, load: Callable[[str], dict]) -> tuple[bytes, pd.DataFrame]:
+    x, y, series = entry["x"], entry["y"], entry["series"]
+    fig, ax = _axes(entry["title"], f"{x} (reversed: lower is better)", y)
+    table = []
+    for label, color, group in _groups(rows, series, entry["order"]):
+        ax.scatter(group[x], group[y], color=color, alpha=0.25, s=14)
+        mx, hx, nx = t_interval(group[x])
+        my, hy, ny = t_interval(group[y])
+        ax.errorbar([mx], [my], xerr=[np.nan_to_num(hx)], yerr=[np.nan_to_num(hy)], color=color, marker="o",
+                    markersize=8, capsize=3, label=str(label))
+        table.append({series: label, x: format_interval(mx, hx, nx), y: format_interval(my, hy, ny)})
+    ax.invert_xaxis()
+    ax.legend(title=series)
+    return _png(fig), pd.DataFrame(table)
+
+
+DRAW = {"sweep": _sweep, "timeseries": _timeseries, "cdf": _cdf, "scatter": _scatter}
+
+
+def draw(camp: Campaign, frame: pd.DataFrame, load: Callable[[str], dict]) -> list[Figure]:
+    """`frame`: the campaign's finished runs (analysis.campaign_frame); `load(key)` reads a
+    run's full result."""
+    figures = []
+    for i, entry in enumerate(camp.plots):
+        title = entry.get("title") or f"{camp.title}: {entry['kind']} {i + 1}"
+        rows = select(frame, entry.get("where"))
+        series = camp.axis(entry.get("series", ""))
+        order = series.labels if series is not None else []
+        png, table = DRAW[entry["kind"]]({**entry, "title": title, "order": order}, rows, load)
+        figures.append(Figure(title, entry["kind"], png, table))
+    return figures

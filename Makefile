@@ -34,6 +34,7 @@ demo: build
 	./mantra sim campaigns/demo/manet.yaml
 
 bench: build
+	PYTHONPATH=python $(VENV)/bin/python bench/runner_overhead.py
 	PYTHONPATH=python $(VENV)/bin/python bench/apps_overhead.py
 
 clean:

@@ -2,7 +2,10 @@
 # Installs the Debian packages mantra builds against, only those missing.
 # Idempotent: a second call checks with dpkg and returns at once.
 set -euo pipefail
-PACKAGES=(libns3-dev libgsl-dev libgtest-dev nlohmann-json3-dev cmake ninja-build g++ pkg-config python3-venv)
+# chromium: the report test renders report.html headless. util-linux: setpriv, which ties
+# each mantra-sim to its runner's life.
+PACKAGES=(libns3-dev libgsl-dev libgtest-dev nlohmann-json3-dev cmake ninja-build g++ pkg-config python3-venv
+          chromium util-linux)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -94,8 +94,7 @@ def make_executor(workers: int, scheduler: str | None) -> tuple[Executor, Any]:
         from distributed import Client
     except ImportError:
         raise InputError("--scheduler needs dask distributed; run 'make setup'") from None
-    # Workers need no mantra package: the job function travels by value.
-    cloudpickle.register_pickle_by_value(execute_module)
+    cloudpickle.register_pickle_by_value(execute_module)  # see _run: workers need no mantra package
     try:
         client = Client(scheduler, timeout=20)
     except (OSError, TimeoutError) as e:
@@ -147,13 +146,17 @@ def _run(todo: list[tuple[str, Job]], store: Store, sim: Path, build: str, worke
          progress: bool, tally: Tally) -> None:
     executor, client = make_executor(workers, scheduler)
     tmp_root = str(store.tmp) if scheduler is None else None
+    # Dask pickles a task with plain pickle when it can, which would name mantra.lab.execute
+    # and make the scheduler and workers import mantra. A lambda cannot be pickled so, and
+    # cloudpickle then ships it, and the module registered by value, whole.
+    job_function = execute if client is None else (lambda *args: execute(*args))
     futures: dict[Future, tuple[str, Job]] = {}
     bar = tqdm(total=len(todo), unit="run", disable=not progress, file=sys.stderr, smoothing=0.1, dynamic_ncols=True,
                mininterval=0.2 if sys.stderr.isatty() else 10)
     try:
         for key, job in todo:
             store.write_spec(key, job.spec)
-            futures[executor.submit(execute, json.dumps(job.spec), str(sim), tmp_root)] = (key, job)
+            futures[executor.submit(job_function, json.dumps(job.spec), str(sim), tmp_root)] = (key, job)
         for future in as_completed(list(futures)):
             key, job = futures.pop(future)
             _store_outcome(store, key, job, build, future, tally)
@@ -163,8 +166,10 @@ def _run(todo: list[tuple[str, Job]], store: Store, sim: Path, build: str, worke
         bar.close()
         for future in futures:
             future.cancel()
-        executor.shutdown(wait=True, cancel_futures=True)
-        if client is not None:
+        if client is None:
+            executor.shutdown(wait=True, cancel_futures=True)
+        else:
+            executor.shutdown(wait=False)
             client.close()
 
 

@@ -1,0 +1,72 @@
+"""Student-t intervals over seeds, claim verdicts, and the index's scalar flattening."""
+import math
+
+import pandas as pd
+import pytest
+
+from mantra.lab.analysis import aggregate, t_interval
+from mantra.lab.claims import _samples, judge
+from mantra.lab.store import scalars
+
+
+def test_t_interval_uses_student_t_not_1_96():
+    mean, half, n = t_interval([1, 2, 3, 4, 5])
+    assert (mean, n) == (3.0, 5)
+    sd = math.sqrt(2.5)
+    assert half == pytest.approx(2.7764451 * sd / math.sqrt(5), rel=1e-6)  # t(0.975, 4)
+    assert half > 1.96 * sd / math.sqrt(5) * 1.4
+
+
+def test_t_interval_edges_and_missing_values():
+    assert t_interval([]) [2] == 0
+    mean, half, n = t_interval([4.0, None, float("nan")])
+    assert (mean, n) == (4.0, 1) and math.isnan(half)
+
+
+def test_aggregate_groups_over_seeds():
+    frame = pd.DataFrame({"protocol": ["a", "a", "b", "b"], "seed": [1, 2, 1, 2], "x": [1.0, 3.0, 10.0, 10.0]})
+    agg = aggregate(frame, "x", ["protocol"]).set_index("protocol")
+    assert agg.loc["a", "mean"] == 2.0 and agg.loc["a", "n"] == 2
+    assert agg.loc["a", "ci95"] == pytest.approx(12.7062047 * math.sqrt(2) / math.sqrt(2), rel=1e-6)
+    assert agg.loc["b", "ci95"] == 0.0
+
+
+@pytest.mark.parametrize("mean,half,n,bounds,verdict", [
+    (1.0, 0.1, 5, (0.5, 2.0), "pass"),
+    (1.0, 0.6, 5, (0.5, 2.0), "inconclusive"),   # straddles the lower bound
+    (3.0, 0.5, 5, (0.5, 2.0), "fail"),
+    (-5.0, 1.0, 3, (None, 0.0), "pass"),         # a falling trend
+    (-0.5, 1.0, 3, (None, 0.0), "inconclusive"),
+    (1.0, float("nan"), 1, (0.5, 2.0), "inconclusive"),  # one seed: no interval
+])
+def test_verdict(mean, half, n, bounds, verdict):
+    assert judge(mean, half, n, bounds) == verdict
+
+
+def frame():
+    rows = []
+    for seed, slope in ((1, -10.0), (2, -12.0), (3, -8.0)):
+        for hops in (1, 2, 3):
+            rows.append({"seed": seed, "protocol": "tfrc", "hops": hops, "kbps": 100 + slope * hops})
+            rows.append({"seed": seed, "protocol": "tcp", "hops": hops, "kbps": (100 + slope * hops) / 2})
+    return pd.DataFrame(rows)
+
+
+def test_ratio_is_paired_per_seed():
+    samples, _ = _samples(frame(), {"kind": "ratio", "metric": "kbps", "num": {"protocol": "tfrc"},
+                                    "den": {"protocol": "tcp"}})
+    assert samples.tolist() == pytest.approx([2.0, 2.0, 2.0])
+
+
+def test_trend_is_a_slope_per_seed():
+    samples, _ = _samples(frame(), {"kind": "trend", "metric": "kbps", "x": "hops", "direction": "falls",
+                                    "where": {"protocol": "tfrc"}})
+    assert samples.tolist() == pytest.approx([-10.0, -12.0, -8.0])
+
+
+def test_scalars_flatten_flows_but_not_series():
+    result = {"spec": {"duration": 1}, "flows": [{"throughput_kbps": 5.0, "delay_ms": {"p95": None},
+                                                  "series": {"t": [1]}, "protocol": "tfrc", "delay_cdf_ms": [1, 2]}],
+              "drops": {"ifq": 3}, "queue_drops": [1, 2], "fairness_jain": None, "provenance": {"seed": 1}}
+    assert scalars(result) == {"flows.0.throughput_kbps": 5.0, "flows.0.delay_ms.p95": None, "drops.ifq": 3,
+                               "fairness_jain": None}

@@ -38,7 +38,7 @@ CREATE TABLE IF NOT EXISTS runs (
   returncode INTEGER, stderr TEXT, command TEXT, finished TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS jobs (
   campaign TEXT NOT NULL, key TEXT NOT NULL, point TEXT NOT NULL, seed INTEGER NOT NULL,
-  PRIMARY KEY (campaign, key));
+  PRIMARY KEY (campaign, point, seed));
 """
 
 

@@ -58,8 +58,8 @@ def with_change(change):
 
 BAD = [
     (lambda d: d.update(colour="red"), r"c.yaml:\d+: colour: unknown key"),
-    (lambda d: d["grid"].update({"mobility.speed": [1, 2]}), r"c.yaml:\d+: grid.mobility.speed: mobility: the base spec has no such section"),
-    (lambda d: d["grid"].update({"flows.3.rate": [1]}), r"grid.flows.3.rate: flows.3: the spec has no such list item"),
+    (lambda d: d["grid"].update({"mobility.speed": [1, 2]}), r"c.yaml:\d+: grid.mobility.speed: mobility is not a section of the spec"),
+    (lambda d: d["grid"].update({"flows.3.rate": [1]}), r"grid.flows.3.rate: flows.3 is not an index of the list"),
     (lambda d: d.update(grid={}), r"grid: empty grid"),
     (lambda d: d["grid"].update({"duration": []}), r"grid.duration: empty list of values"),
     (lambda d: d.update(seeds=0), r"seeds: the count of seeds must be at least 1"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -140,6 +141,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
     try:
         return args.func(args)
@@ -150,5 +152,5 @@ def main(argv: list[str] | None = None) -> int:
         print("mantra: interrupted; finished runs are kept, run again to go on", file=sys.stderr)
         return 130
     except SimulationFailed as e:
-        print(f"mantra: simulation failed ({e.returncode}): {e}\n  reproduce: {' '.join(e.command)}", file=sys.stderr)
+        print(f"mantra: simulation failed ({e.returncode}): {e}\n  reproduce: ./mantra {shlex.join(argv)}", file=sys.stderr)
         return 1

@@ -53,36 +53,47 @@ def parse_override(text: str) -> tuple[list[str], Any]:
     return key.split("."), value
 
 
-def apply_override(spec: dict[str, Any], dotted: list[str], value: Any) -> None:
-    """Sets spec[a][b]... = value. List items are addressed by index (flows.0.rate);
-    missing sections are created. A radio given by preset name becomes an object
-    when one of its keys is set: radio=ns2-80211b + radio.queue=25 ->
-    {preset: ns2-80211b, queue: 25}."""
-    name = ".".join(dotted)
-    if len(dotted) > 1 and dotted[0] == "radio" and isinstance(spec.get("radio"), str):
-        spec["radio"] = {"preset": spec["radio"]}
+class KeyPathError(ValueError):
+    """A dotted key that does not lead to a settable place; the message names where."""
+
+
+def resolve(spec: dict[str, Any], dotted: list[str], create_sections: bool) -> tuple[Any, str | int]:
+    """The container that holds the dotted key's last part, and that part. List items are
+    addressed by index (flows.0.rate); missing sections are created or refused."""
     node: Any = spec
-    for i, part in enumerate(dotted[:-1]):
+    for i, part in enumerate(dotted):
         where = ".".join(dotted[: i + 1])
+        last = i == len(dotted) - 1
         if isinstance(node, list):
             if not part.isdigit() or int(part) >= len(node):
-                raise InputError(f"--set {name}: {where} is not an index of the list")
+                raise KeyPathError(f"{where} is not an index of the list")
+            if last:
+                return node, int(part)
             node = node[int(part)]
         elif isinstance(node, dict):
+            if last:
+                return node, part
             if node.get(part) is None:
+                if not create_sections:
+                    raise KeyPathError(f"{where} is not a section of the spec")
                 node[part] = {}
             node = node[part]
         else:
-            raise InputError(f"--set {name}: {'.'.join(dotted[:i])} is a value, not a section")
-    last = dotted[-1]
-    if isinstance(node, list):
-        if not last.isdigit() or int(last) >= len(node):
-            raise InputError(f"--set {name}: {name} is not an index of the list")
-        node[int(last)] = value
-    elif isinstance(node, dict):
-        node[last] = value
-    else:
-        raise InputError(f"--set {name}: {'.'.join(dotted[:-1])} is a value, not a section")
+            raise KeyPathError(f"{'.'.join(dotted[:i])} is a value, not a section")
+    raise KeyPathError("empty key")
+
+
+def apply_override(spec: dict[str, Any], dotted: list[str], value: Any) -> None:
+    """Sets spec[a][b]... = value, creating missing sections. A radio given by preset name
+    becomes an object when one of its keys is set: radio=ns2-80211b + radio.queue=25 ->
+    {preset: ns2-80211b, queue: 25}."""
+    if len(dotted) > 1 and dotted[0] == "radio" and isinstance(spec.get("radio"), str):
+        spec["radio"] = {"preset": spec["radio"]}
+    try:
+        container, last = resolve(spec, dotted, create_sections=True)
+    except KeyPathError as e:
+        raise InputError(f"--set {'.'.join(dotted)}: {e}") from None
+    container[last] = value
 
 
 def build_spec(path: str | Path, overrides: list[str]) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from typing import Any
 
 from mantra.errors import InputError
 from mantra.lab.located_yaml import Located, load_located
-from mantra.spec import load_spec
+from mantra.spec import KeyPathError, load_spec, resolve
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 TOP_KEYS = {"campaign", "title", "description", "base", "grid", "seeds", "metrics", "plots", "claims", "quick"}
@@ -91,37 +91,13 @@ class Job:
     spec: dict[str, Any]
 
 
-def resolve_parent(spec: dict[str, Any], dotted: str) -> tuple[Any, str | int] | str:
-    """The container holding `dotted`'s last part and that part, or why it cannot be set.
-    Every section above the leaf must exist in the spec; list items are numbered."""
-    parts = dotted.split(".")
-    node: Any = spec
-    for i, part in enumerate(parts):
-        here = ".".join(parts[: i + 1])
-        last = i == len(parts) - 1
-        if isinstance(node, list):
-            if not part.isdigit() or int(part) >= len(node):
-                return f"{here}: the spec has no such list item"
-            if last:
-                return node, int(part)
-            node = node[int(part)]
-        elif isinstance(node, dict):
-            if last:
-                return node, part
-            if part not in node:
-                return f"{here}: the base spec has no such section"
-            node = node[part]
-        else:
-            return f"{'.'.join(parts[:i])}: is a value, not a section"
-    raise AssertionError("unreachable")
-
-
 def set_key(spec: dict[str, Any], dotted: str, value: Any) -> str | None:
-    """Sets a dotted key in place; returns why it cannot, or None."""
-    found = resolve_parent(spec, dotted)
-    if isinstance(found, str):
-        return found
-    container, part = found
+    """Sets a dotted key in place (every section above it must exist); returns why it
+    cannot, or None."""
+    try:
+        container, part = resolve(spec, dotted.split("."), create_sections=False)
+    except KeyPathError as e:
+        return str(e)
     container[part] = copy.deepcopy(value)
     return None
 
@@ -161,8 +137,11 @@ def _axis(doc: Located, place: tuple[Any, ...], name: Any, values: Any, base: di
 
 
 def _check_settable(base: dict[str, Any], dotted: str) -> str | None:
-    found = resolve_parent(copy.deepcopy(base), dotted)
-    return found if isinstance(found, str) else None
+    try:
+        resolve(base, dotted.split("."), create_sections=False)
+    except KeyPathError as e:
+        return str(e)
+    return None
 
 
 def _grid(doc: Located, grid: Any, base: dict[str, Any]) -> list[list[Axis]]:

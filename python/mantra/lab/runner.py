@@ -21,9 +21,9 @@ import yaml
 from tqdm import tqdm
 
 from mantra.errors import InputError
-from mantra.lab import execute as execute_module
+from mantra import execute as execute_module
 from mantra.lab.campaign import Campaign, Job, expand, points
-from mantra.lab.execute import build_id, execute
+from mantra.execute import build_id, execute
 from mantra.lab.store import Store, run_key
 from mantra.simulator import ROOT, sim_binary
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mantra.errors import InputError
-from mantra.lab.execute import build_id
+from mantra.execute import build_id
 from mantra.lab.store import Store
 from mantra.simulator import sim_binary
 

@@ -38,16 +38,21 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run(campaign_paths: list[Path], out: Path, args: argparse.Namespace) -> int:
+def _load(paths: list[Path], args: argparse.Namespace) -> list:
     from mantra.lab.campaign import load_campaign
-    from mantra.lab.runner import run_campaigns
 
     if args.workers is not None and args.workers < 1:
         raise InputError("--workers: must be at least 1")
-    campaigns = [load_campaign(p, quick=args.quick) for p in campaign_paths]
+    campaigns = [load_campaign(p, quick=args.quick) for p in paths]
     names = [c.name for c in campaigns]
     if len(set(names)) != len(names):
         raise InputError(f"campaign {next(n for n in names if names.count(n) > 1)} is named twice")
+    return campaigns
+
+
+def _run(campaigns: list, out: Path, args: argparse.Namespace) -> int:
+    from mantra.lab.runner import run_campaigns
+
     tally = run_campaigns(campaigns, out, workers=args.workers, scheduler=args.scheduler)
     print(f"{out}: {tally.ran} ran, {tally.failed} failed", file=sys.stderr)
     for failure in tally.failures:
@@ -56,16 +61,14 @@ def _run(campaign_paths: list[Path], out: Path, args: argparse.Namespace) -> int
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    paths = [Path(p) for p in args.campaign]
+    campaigns = _load([Path(p) for p in args.campaign], args)
     if args.out:
         out = Path(args.out)
-    elif len(paths) == 1:
-        from mantra.lab.campaign import load_campaign
-
-        out = Path("results") / (load_campaign(paths[0]).name + ("-quick" if args.quick else ""))
+    elif len(campaigns) == 1:
+        out = Path("results") / (campaigns[0].name + ("-quick" if args.quick else ""))
     else:
         raise InputError("several campaigns: name their results directory with --out")
-    code = _run(paths, out, args)
+    code = _run(campaigns, out, args)
     print(f"results: {out}  (report: ./mantra report {out})")
     return code
 
@@ -96,7 +99,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     if not paths:
         raise InputError(f"reproduce {args.paper}: no campaigns under campaigns/{args.paper}/ (have: {', '.join(have)})")
     out = Path(args.out) if args.out else Path("results") / (args.paper + ("-quick" if args.quick else ""))
-    code = _run(paths, out, args)
+    code = _run(_load(paths, args), out, args)
     title = f"{args.paper}{' (quick)' if args.quick else ''}"
     print(f"report: {write_report(out, title=title)}")
     return code

@@ -288,24 +288,19 @@ def points(camp: Campaign) -> list[tuple[dict[str, Any], dict[str, Any], dict[st
         point: dict[str, Any] = {}
         sets: dict[str, Any] = {}
         origin: dict[str, tuple[Any, ...]] = {}
+        setter: dict[str, str] = {}  # dotted key -> the axis that set it
         for group, i in zip(camp.groups, choice):
             for axis in group:
                 point[axis.name] = axis.labels[i]
                 for key, value in axis.overrides[i].items():
                     if key in sets and sets[key] != value:
                         assert camp.doc is not None
-                        raise camp.doc.error(axis.place, f"sets {key}, which axis {_owner(camp, key, point)} also sets")
+                        raise camp.doc.error(axis.place, f"sets {key}, which axis {setter[key]} also sets")
                     sets[key] = value
                     origin[key] = axis.origin(i, key)
+                    setter[key] = axis.name
         out.append((point, sets, origin))
     return out
-
-
-def _owner(camp: Campaign, key: str, point: dict[str, Any]) -> str:
-    for axis in camp.axes:
-        if axis.name in point and any(key in o for o in axis.overrides):
-            return axis.name
-    return "?"
 
 
 def expand(camp: Campaign) -> list[Job]:

@@ -9,18 +9,18 @@ import yaml
 
 from mantra.errors import InputError
 
-Path_ = tuple[Any, ...]  # a place in the document: ("grid", "mobility.speed", 0)
+Place = tuple[Any, ...]  # a place in the document: ("grid", "mobility.speed", 0)
 
 
 class Located:
     """A loaded document and the 1-based line of each key and list item in it."""
 
-    def __init__(self, path: Path, data: Any, lines: dict[Path_, int]):
+    def __init__(self, path: Path, data: Any, lines: dict[Place, int]):
         self.path = path
         self.data = data
         self.lines = lines
 
-    def where(self, place: Path_) -> str:
+    def where(self, place: Place) -> str:
         """'file:line' of the nearest place at or above `place` that has a line."""
         place = tuple(place)
         while place and place not in self.lines:
@@ -28,12 +28,12 @@ class Located:
         line = self.lines.get(place)
         return f"{self.path}:{line}" if line else str(self.path)
 
-    def error(self, place: Path_, message: str) -> InputError:
+    def error(self, place: Place, message: str) -> InputError:
         key = ".".join(str(p) for p in place)
         return InputError(f"{self.where(place)}: {key + ': ' if key else ''}{message}")
 
 
-def _construct(node: yaml.Node, place: Path_, lines: dict[Path_, int], loader: yaml.SafeLoader, path: Path) -> Any:
+def _construct(node: yaml.Node, place: Place, lines: dict[Place, int], loader: yaml.SafeLoader, path: Path) -> Any:
     if isinstance(node, yaml.MappingNode):
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:

@@ -81,7 +81,7 @@ def write_report(out: str | Path, title: str | None = None) -> Path:
                 (out / "plots" / f"{name}-{i + 1}-{fig.kind}.png").write_bytes(fig.png)
                 figures.append((fig, base64.b64encode(fig.png).decode(), _table_html(fig.table)))
             provenance = {"commit": _distinct(rows["commit"]), "ns-3": _distinct(rows["ns3_version"]),
-                          "build": record["build"], "seeds": ", ".join(map(str, record["seeds"])),
+                          "build": record["build"], "seeds": ", ".join(map(str, camp.seeds)),
                           "hosts": _distinct(rows["host"].replace("", None))}
             sections.append(Section(camp, command, counts, provenance, figures))
             verdicts += [(v, command) for v in evaluate(done, camp)]

@@ -116,7 +116,7 @@ def run_campaigns(campaigns: list[Campaign], out: Path, workers: int | None = No
         plans = [plan(camp, store, build) for camp in campaigns]
         for p in plans:
             store.set_jobs(p.campaign.name, [(k, j.point, j.seed) for k, j in p.jobs])
-            store.save_campaign(p.campaign.name, campaign_record(p.campaign, build, len(p.jobs)))
+            store.save_campaign(p.campaign.name, campaign_record(p.campaign, build))
             say(f"{p.campaign.name}: {len(p.jobs)} runs, {p.done} done, "
                 f"{f'{p.recovered} recovered, ' if p.recovered else ''}{len(p.to_run)} to run", progress)
         todo = [(key, job) for p in plans for key, job in p.to_run]
@@ -127,14 +127,12 @@ def run_campaigns(campaigns: list[Campaign], out: Path, workers: int | None = No
     return tally
 
 
-def campaign_record(camp: Campaign, build: str, runs: int) -> dict[str, Any]:
+def campaign_record(camp: Campaign, build: str) -> dict[str, Any]:
+    """What a report needs to redraw the campaign as it ran."""
     assert camp.doc is not None
-    return {"name": camp.name, "title": camp.title, "description": camp.description,
-            "source": _relative(camp.source), "quick": camp.quick, "build": build, "runs": runs,
+    return {"name": camp.name, "source": _relative(camp.source), "quick": camp.quick, "build": build,
             # YAML keeps what JSON would not: numeric labels of a labelled axis stay numbers.
-            "definition_yaml": yaml.safe_dump({**camp.doc.data, "base": camp.base_as_written}, sort_keys=False),
-            "seeds": camp.seeds,
-            "axes": [{"name": a.name, "values": a.labels} for a in camp.axes]}
+            "definition_yaml": yaml.safe_dump({**camp.doc.data, "base": camp.base_as_written}, sort_keys=False)}
 
 
 def _relative(path: Path) -> str:

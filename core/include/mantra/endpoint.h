@@ -34,6 +34,19 @@ struct Datagram {
   std::vector<uint8_t> bytes;
   DatagramKind kind = DatagramKind::kData;
   Ecn ecn = Ecn::kNotEct;  // the codepoint to send with
+  // Sequence number of a data datagram, so a driver can follow a packet for
+  // ground truth (the loss oracle) without parsing the bytes; -1: none.
+  int64_t seq = -1;
+};
+
+// A receiver's verdict on why one of its data packets was lost, as a
+// state-identifying protocol (ADTFRC) saw it when it declared the loss.
+// `detector` names the rule that gave the verdict; a receiver may report
+// several rules side by side for the same packet.
+struct LossVerdict {
+  int64_t seq = 0;
+  std::string detector;
+  std::string state;
 };
 
 // Counters common to all endpoints plus protocol-specific named values.
@@ -65,6 +78,11 @@ class Sender : public Endpoint {
 };
 
 // The media sink side: receives data, sends feedback.
-class Receiver : public Endpoint {};
+class Receiver : public Endpoint {
+ public:
+  // Verdicts given since the last call (none for protocols that do not
+  // identify loss causes).
+  virtual std::vector<LossVerdict> take_loss_verdicts() { return {}; }
+};
 
 }  // namespace mantra

@@ -38,6 +38,7 @@ std::optional<Datagram> CbrSender::poll_transmit(Time now) {
   }
   if (auto due = poll_timeout(); !due || now < *due) return std::nullopt;
   Datagram d;
+  d.seq = next_seq_;
   Writer w(d.bytes);
   w.u8(static_cast<uint8_t>(PacketType::kCbrData));
   w.u8(0);

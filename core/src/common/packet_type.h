@@ -10,6 +10,7 @@ enum class PacketType : uint8_t {
   kCbrData = 0x01,
   kTfrcData = 0x10,
   kTfrcFeedback = 0x11,
+  kAdtfrcProbe = 0x12,
 };
 
 }  // namespace mantra

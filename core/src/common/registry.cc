@@ -4,6 +4,8 @@
 
 #include <functional>
 
+#include "adtfrc/adtfrc_receiver.h"
+#include "adtfrc/adtfrc_sender.h"
 #include "cbr/cbr.h"
 #include "tfrc/tfrc_receiver.h"
 #include "tfrc/tfrc_sender.h"
@@ -31,6 +33,11 @@ const std::vector<ProtocolEntry>& protocols() {
       {"tfrc",
        [](const Params& p) { return build<Sender, tfrc::TfrcSender, tfrc::SenderConfig>(p, tfrc::TfrcSender::parse); },
        [](const Params& p) { return build<Receiver, tfrc::TfrcReceiver, tfrc::ReceiverConfig>(p, tfrc::TfrcReceiver::parse); }},
+      {"adtfrc",
+       [](const Params& p) { return build<Sender, adtfrc::AdtfrcSender, adtfrc::SenderConfig>(p, adtfrc::AdtfrcSender::parse); },
+       [](const Params& p) {
+         return build<Receiver, adtfrc::AdtfrcReceiver, adtfrc::ReceiverConfig>(p, adtfrc::AdtfrcReceiver::parse);
+       }},
       {"cbr",
        [](const Params& p) { return build<Sender, cbr::CbrSender, cbr::CbrConfig>(p, cbr::CbrSender::parse); },
        [](const Params& p) -> Made<Receiver> {

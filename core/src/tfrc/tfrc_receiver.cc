@@ -59,6 +59,7 @@ void TfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
   mean_packet_bytes_ += (static_cast<double>(bytes.size()) - mean_packet_bytes_) / n;
 
   auto arrival = detector_.on_packet(data->seq, now);
+  on_data(now, *data, arrival);
   for (const auto& loss : arrival.losses) add_loss(loss.seq, loss.nominal_arrival);
   if (ecn == Ecn::kCe && !arrival.late) {  // a CE mark counts as a loss (§5.1)
     ++ecn_marks_;
@@ -69,6 +70,12 @@ void TfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
   // Report at once on the first packet, after an idle spell, and per packet
   // while the sender has no RTT estimate (less than one packet per RTT).
   if (first || !feedback_deadline_ || sender_rtt_ == Duration::zero()) feedback_now_ = true;
+}
+
+void TfrcReceiver::report_now(Time timestamp, Time arrival) {
+  last_timestamp_ = timestamp;
+  last_arrival_ = arrival;
+  feedback_now_ = true;
 }
 
 void TfrcReceiver::handle_timeout(Time now) {

@@ -57,8 +57,15 @@ class TfrcReceiver : public Receiver {
   // Feeds one detected loss; returns true if it began a new loss event.
   // ADTFRC overrides this to count only losses seen in congestion.
   virtual bool add_loss(int64_t seq, Time nominal_arrival);
+  // A decoded data packet, before the losses its arrival revealed are fed
+  // to add_loss(); ADTFRC identifies the network state here.
+  virtual void on_data(Time /*now*/, const DataHeader& /*header*/, const LossDetector::Arrival& /*arrival*/) {}
   // Options appended to each report; plain TFRC adds none.
   virtual void add_feedback_options(Time /*now*/, std::vector<WireOption>& /*options*/) {}
+
+  // Sends a report at the next poll, echoing `timestamp` of a packet that
+  // arrived at `arrival` (ADTFRC answers a probe so).
+  void report_now(Time timestamp, Time arrival);
 
   ReceiverConfig config_;
   LossDetector detector_;

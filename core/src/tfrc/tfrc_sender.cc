@@ -223,6 +223,7 @@ std::optional<Datagram> TfrcSender::poll_transmit(Time now) {
   Datagram d;
   d.bytes = encode_data(h, static_cast<size_t>(config_.packet_bytes));
   d.kind = DatagramKind::kData;
+  d.seq = h.seq;
   ++source_consumed_;
   sends_.emplace_back(now, has_backlog(now));
   last_send_ = now;

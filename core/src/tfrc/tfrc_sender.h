@@ -81,6 +81,7 @@ class TfrcSender : public Sender {
   double p_ = 0.0;
   RttEstimator rtt_;
   std::optional<Time> nofeedback_deadline_;
+  EndpointStats stats_;
 
  private:
   struct RecvSample { Time at; double bytes_per_s; };
@@ -106,7 +107,6 @@ class TfrcSender : public Sender {
   int64_t source_consumed_ = 0;   // source packets sent or dropped
   int64_t source_dropped_ = 0;
   std::deque<std::pair<Time, bool>> sends_;  // (send time, not data-limited)
-  EndpointStats stats_;
   int64_t nofeedback_expiries_ = 0;
 };
 

@@ -1,0 +1,77 @@
+#include "adtfrc/adtfrc_receiver.h"
+
+#include <utility>
+
+#include "adtfrc/adtfrc_wire.h"
+#include "common/packet_type.h"
+
+namespace mantra::adtfrc {
+
+AdtfrcReceiver::AdtfrcReceiver(ReceiverConfig config)
+    : tfrc::TfrcReceiver(config.tfrc), rule_(config.rule), state_detector_(config.window_samples) {
+  current_.fill(NetworkState::kNormal);
+}
+
+std::string AdtfrcReceiver::parse(const Params& params, ReceiverConfig& out) {
+  const ReceiverConfig defaults;
+  ParamReader r(params);
+  out.tfrc.history_discounting = r.get("history_discounting", 1.0) != 0.0;
+  const double window = r.get("window_samples", static_cast<double>(defaults.window_samples));
+  const double rule = r.get("detector", 0);
+  r.require(window >= static_cast<double>(StateDetector::kMinSamples) && window <= 100000,
+            "window_samples must be between 10 and 100000");
+  r.require(rule == 0 || rule == 1 || rule == 2, "detector must be 0 (multi-metric), 1 (IDD only) or 2 (STT only)");
+  out.window_samples = static_cast<size_t>(window);
+  out.rule = static_cast<CongestionRule>(static_cast<int>(rule));
+  return r.finish();
+}
+
+void AdtfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) {
+  if (bytes.empty() || bytes[0] != static_cast<uint8_t>(PacketType::kAdtfrcProbe)) {
+    tfrc::TfrcReceiver::handle_datagram(now, bytes, ecn);
+    return;
+  }
+  auto probe = decode_probe(bytes);
+  if (!probe) return tfrc::TfrcReceiver::handle_datagram(now, bytes, ecn);  // counted as rejected
+  ++probes_answered_;
+  if (probe->sender_rtt > Duration::zero()) sender_rtt_ = probe->sender_rtt;
+  report_now(probe->timestamp, now);  // Algorithm 3: a probing packet is answered at once
+}
+
+void AdtfrcReceiver::on_data(Time now, const tfrc::DataHeader& header, const LossDetector::Arrival& arrival) {
+  const Duration interval = sender_rtt_ > Duration::zero() ? sender_rtt_ : kInitialInterval;
+  current_ = state_detector_.on_packet(header.timestamp, now, static_cast<int>(arrival.losses.size()), interval);
+}
+
+bool AdtfrcReceiver::add_loss(int64_t seq, Time nominal_arrival) {
+  for (int r = 0; r < kCongestionRules; ++r) {
+    verdicts_.push_back({seq, std::string(rule_name(static_cast<CongestionRule>(r))), std::string(state_name(current_[r]))});
+  }
+  const NetworkState s = state();
+  ++losses_by_state_[static_cast<size_t>(s)];
+  if (s != NetworkState::kCongestion) return false;  // not congestion: p ignores it (§IV)
+  urgent_ = true;                                     // Algorithm 3: Urgent = 1
+  feedback_now_ = true;
+  return tfrc::TfrcReceiver::add_loss(seq, nominal_arrival);
+}
+
+void AdtfrcReceiver::add_feedback_options(Time /*now*/, std::vector<WireOption>& options) {
+  options.push_back(encode_state_option({state(), urgent_}));
+  if (urgent_) ++urgent_reports_;
+  urgent_ = false;
+}
+
+std::vector<LossVerdict> AdtfrcReceiver::take_loss_verdicts() { return std::exchange(verdicts_, {}); }
+
+EndpointStats AdtfrcReceiver::stats() const {
+  EndpointStats s = tfrc::TfrcReceiver::stats();
+  for (int i = 0; i < 4; ++i) {
+    s.diagnostics.emplace_back("losses_" + std::string(state_name(static_cast<NetworkState>(i))),
+                               static_cast<double>(losses_by_state_[i]));
+  }
+  s.diagnostics.emplace_back("urgent_reports", static_cast<double>(urgent_reports_));
+  s.diagnostics.emplace_back("probes_answered", static_cast<double>(probes_answered_));
+  return s;
+}
+
+}  // namespace mantra::adtfrc

@@ -68,6 +68,8 @@ TEST_F(ReceiverTest, RandomLossDoesNotRaiseTheCongestionFrequency) {
   for (const auto& v : verdicts) EXPECT_EQ(v.seq, lost);
   EXPECT_EQ(verdicts[0].detector, "multi");
   EXPECT_EQ(verdicts[0].state, "cherr");
+  EXPECT_TRUE(verdicts[0].acted_on);
+  EXPECT_FALSE(verdicts[2].acted_on);
   EXPECT_EQ(verdicts[2].detector, "stt");
   EXPECT_EQ(verdicts[2].state, "cong");
   EXPECT_TRUE(r.take_loss_verdicts().empty());
@@ -114,6 +116,27 @@ TEST_F(ReceiverTest, ProbeIsAnsweredAtOnceEchoingItsTimestamp) {
   EXPECT_EQ(f->t_recvdata, probe_sent);
   EXPECT_EQ(f->t_delay, Duration::zero());
   EXPECT_EQ(r.stats().datagrams_rejected, 0);
+}
+
+TEST(PassiveReceiver, IdentifiesButCountsEveryLossAndReportsNoState) {
+  ReceiverConfig c;
+  c.passive = true;
+  AdtfrcReceiver r(c);
+  Time now;
+  auto data = [&](int seq) {
+    tfrc::DataHeader h;
+    h.seq = static_cast<uint32_t>(seq);
+    h.timestamp = sent_at(seq);
+    h.sender_rtt = kRtt;
+    now = sent_at(seq) + base_delay(seq);
+    r.handle_datagram(now, tfrc::encode_data(h, 1000), Ecn::kNotEct);
+    while (auto d = r.poll_transmit(now)) EXPECT_FALSE(find_state_option(tfrc::decode_feedback(d->bytes)->options));
+  };
+  for (int i = 0; i < 200; ++i) data(i);
+  for (int i = 201; i < 204; ++i) data(i);  // 200 is lost: a random loss
+  EXPECT_EQ(r.state(), NetworkState::kChannelError);
+  EXPECT_GT(r.loss_event_rate(), 0.0);  // counted, as TFRC would
+  EXPECT_EQ(r.take_loss_verdicts().size(), 3u);
 }
 
 TEST(AdtfrcReceiverParams, DetectorAndWindowAreChecked) {

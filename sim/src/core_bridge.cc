@@ -16,7 +16,7 @@ class Bridged : public CoreEndpoint {
   std::optional<BridgeDatagram> poll_transmit(int64_t now_us) override {
     auto d = e_->poll_transmit(Time::from_us(now_us));
     if (!d) return std::nullopt;
-    return BridgeDatagram{std::move(d->bytes), d->kind == DatagramKind::kData, static_cast<uint8_t>(d->ecn)};
+    return BridgeDatagram{std::move(d->bytes), d->kind == DatagramKind::kData, static_cast<uint8_t>(d->ecn), d->seq};
   }
   std::optional<int64_t> poll_timeout_us() const override {
     auto t = e_->poll_timeout();
@@ -31,6 +31,13 @@ class Bridged : public CoreEndpoint {
         {"datagrams_rejected", static_cast<double>(s.datagrams_rejected)}};
     d.insert(d.end(), s.diagnostics.begin(), s.diagnostics.end());
     return d;
+  }
+  std::vector<BridgeLossVerdict> take_loss_verdicts() override {
+    auto* receiver = dynamic_cast<Receiver*>(e_.get());
+    if (!receiver) return {};
+    std::vector<BridgeLossVerdict> out;
+    for (auto& v : receiver->take_loss_verdicts()) out.push_back({v.seq, std::move(v.detector), std::move(v.state), v.acted_on});
+    return out;
   }
 
  private:

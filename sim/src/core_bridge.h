@@ -19,6 +19,15 @@ struct BridgeDatagram {
   std::vector<uint8_t> bytes;
   bool is_data = true;  // media data, as opposed to feedback or probes
   uint8_t ecn = 0;      // IP ECN codepoint to send with
+  int64_t seq = -1;     // data sequence number, for the loss oracle; -1: none
+};
+
+// A receiver's verdict on why one of its packets was lost (ADTFRC).
+struct BridgeLossVerdict {
+  int64_t seq = 0;
+  std::string detector;  // the identification rule
+  std::string state;     // cong | rtchg | cherr | normal
+  bool acted_on = false; // the rule the receiver acted on
 };
 
 class CoreEndpoint {
@@ -30,6 +39,8 @@ class CoreEndpoint {
   virtual std::optional<int64_t> poll_timeout_us() const = 0;
   // The endpoint's datagram counters, then its protocol-specific values.
   virtual std::vector<std::pair<std::string, double>> diagnostics() const = 0;
+  // Loss verdicts given since the last call (receivers that identify causes).
+  virtual std::vector<BridgeLossVerdict> take_loss_verdicts() = 0;
 };
 
 using CoreParams = std::map<std::string, double>;

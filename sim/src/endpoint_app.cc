@@ -1,5 +1,7 @@
 #include "endpoint_app.h"
 
+#include "loss_oracle.h"
+
 #include <ns3/inet-socket-address.h>
 #include <ns3/simulator.h>
 #include <ns3/socket.h>
@@ -20,21 +22,27 @@ ns3::TypeId MeasurementTag::GetTypeId() {
 ns3::TypeId MeasurementTag::GetInstanceTypeId() const { return GetTypeId(); }
 void MeasurementTag::Serialize(ns3::TagBuffer buf) const {
   buf.WriteU64(static_cast<uint64_t>(sent_ns));
+  buf.WriteU32(flow);
+  buf.WriteU64(static_cast<uint64_t>(seq));
 }
 void MeasurementTag::Deserialize(ns3::TagBuffer buf) {
   sent_ns = static_cast<int64_t>(buf.ReadU64());
+  flow = buf.ReadU32();
+  seq = static_cast<int64_t>(buf.ReadU64());
 }
-void MeasurementTag::Print(std::ostream& os) const { os << "sent_ns=" << sent_ns; }
+void MeasurementTag::Print(std::ostream& os) const { os << "sent_ns=" << sent_ns << " flow=" << flow << " seq=" << seq; }
 
 EndpointApp::EndpointApp(std::unique_ptr<CoreEndpoint> endpoint, Role role, uint16_t port, ns3::Ipv4Address peer,
-                         FlowMetrics* metrics)
+                         FlowMetrics* metrics, uint32_t flow, LossOracle* oracle)
     : endpoint_(std::move(endpoint)),
       role_(role),
       port_(port),
       peer_(peer),
       peer_known_(role == Role::kSender),
       peer_port_(port),
-      metrics_(metrics) {}
+      metrics_(metrics),
+      flow_(flow),
+      oracle_(oracle) {}
 
 void EndpointApp::StartApplication() {
   socket_ = ns3::Socket::CreateSocket(GetNode(), ns3::UdpSocketFactory::GetTypeId());
@@ -72,6 +80,7 @@ void EndpointApp::OnReceive(ns3::Ptr<ns3::Socket> socket) {
       const double now_s = ns3::Simulator::Now().GetSeconds();
       metrics_->on_arrival((ns3::Simulator::Now().GetNanoSeconds() - tag.sent_ns) / 1e9);
       metrics_->on_goodput(now_s, p->GetSize());
+      if (tag.seq >= 0) oracle_->on_delivered(tag.flow, tag.seq);
     }
     rx_buffer_.resize(p->GetSize());  // reused: no allocation per packet once grown
     p->CopyData(rx_buffer_.data(), rx_buffer_.size());
@@ -97,7 +106,10 @@ void EndpointApp::Pump() {
     if (d->is_data) {
       MeasurementTag tag;
       tag.sent_ns = ns3::Simulator::Now().GetNanoSeconds();
+      tag.flow = flow_;
+      tag.seq = d->seq;
       p->AddPacketTag(tag);
+      if (d->seq >= 0) oracle_->on_sent(flow_, d->seq);
     }
     if (d->ecn != 0) {
       ns3::SocketIpTosTag tos;

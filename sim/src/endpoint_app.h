@@ -20,18 +20,23 @@
 
 namespace mantra::sim {
 
-// Send time of a mantra data packet, for the receiving app's metrics; only
-// data packets carry it, so its presence marks data.
+class LossOracle;
+
+// Send time, flow and sequence number of a mantra data packet, for the
+// receiving app's metrics and the loss oracle; only data packets carry it,
+// so its presence marks data.
 class MeasurementTag : public ns3::Tag {
  public:
   static ns3::TypeId GetTypeId();
   ns3::TypeId GetInstanceTypeId() const override;
-  uint32_t GetSerializedSize() const override { return 8; }
+  uint32_t GetSerializedSize() const override { return 20; }
   void Serialize(ns3::TagBuffer buf) const override;
   void Deserialize(ns3::TagBuffer buf) override;
   void Print(std::ostream& os) const override;
 
   int64_t sent_ns = 0;
+  uint32_t flow = 0;   // index of the flow in the run spec
+  int64_t seq = -1;    // the protocol's data sequence number; -1: none
 };
 
 class EndpointApp : public ns3::Application {
@@ -39,8 +44,9 @@ class EndpointApp : public ns3::Application {
   enum class Role { kSender, kReceiver };
 
   EndpointApp(std::unique_ptr<CoreEndpoint> endpoint, Role role, uint16_t port, ns3::Ipv4Address peer,
-              FlowMetrics* metrics);
+              FlowMetrics* metrics, uint32_t flow, LossOracle* oracle);
   const CoreEndpoint& endpoint() const { return *endpoint_; }
+  CoreEndpoint& endpoint() { return *endpoint_; }
 
  private:
   void StartApplication() override;
@@ -56,6 +62,8 @@ class EndpointApp : public ns3::Application {
   bool peer_known_;
   uint16_t peer_port_;
   FlowMetrics* metrics_;
+  uint32_t flow_;
+  LossOracle* oracle_;
   ns3::Ptr<ns3::Socket> socket_;
   std::vector<uint8_t> rx_buffer_;
   ns3::EventId timer_;

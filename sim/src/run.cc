@@ -8,6 +8,7 @@
 
 #include "endpoint_app.h"
 #include "flow_metrics.h"
+#include "loss_oracle.h"
 #include "core_bridge.h"
 #include "mantra_version.h"
 #include "scenario.h"
@@ -24,7 +25,8 @@ struct FlowRuntime {
   ns3::Ptr<EndpointApp> sender, receiver;
 };
 
-FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint16_t port) {
+FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint32_t index, LossOracle& oracle) {
+  const auto port = static_cast<uint16_t>(kFirstPort + index);
   FlowRuntime rt;
   rt.metrics = std::make_unique<FlowMetrics>(f, spec.interval_s, spec.smoothness_window_s);
   ns3::Ptr<ns3::Node> src = s.nodes.Get(f.src), dst = s.nodes.Get(f.dst);
@@ -39,9 +41,9 @@ FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint16
     auto receiver = make_core_receiver(f.protocol, f.receiver_params, error);
     if (!sender || !receiver) throw std::runtime_error("flow endpoints: " + error);
     rt.sender = ns3::CreateObject<EndpointApp>(std::move(sender), EndpointApp::Role::kSender, port,
-                                         s.addresses[f.dst], rt.metrics.get());
+                                         s.addresses[f.dst], rt.metrics.get(), index, &oracle);
     rt.receiver = ns3::CreateObject<EndpointApp>(std::move(receiver), EndpointApp::Role::kReceiver, port,
-                                           ns3::Ipv4Address(), rt.metrics.get());
+                                           ns3::Ipv4Address(), rt.metrics.get(), index, &oracle);
     source = rt.sender;
     sink = rt.receiver;
   }
@@ -60,9 +62,10 @@ nlohmann::json run_simulation(const Spec& spec) {
   const auto wall_start = std::chrono::steady_clock::now();
   Scenario scenario;
   build_scenario(spec, scenario);
+  LossOracle oracle(spec, scenario.nodes);
   std::vector<FlowRuntime> flows;
   for (size_t i = 0; i < spec.flows.size(); ++i) {
-    flows.push_back(attach_flow(spec, scenario, spec.flows[i], static_cast<uint16_t>(kFirstPort + i)));
+    flows.push_back(attach_flow(spec, scenario, spec.flows[i], static_cast<uint32_t>(i), oracle));
   }
   ns3::Simulator::Stop(ns3::Seconds(spec.duration_s));
   ns3::Simulator::Run();
@@ -72,10 +75,17 @@ nlohmann::json run_simulation(const Spec& spec) {
   result["schema"] = "mantra-result/1";
   result["spec"] = spec.source;
   std::vector<double> elastic;  // non-CBR throughputs, for Jain's index
-  for (auto& rt : flows) {
+  for (uint32_t i = 0; i < flows.size(); ++i) {
+    FlowRuntime& rt = flows[i];
     if (rt.sender) rt.metrics->set_diagnostics("sender", rt.sender->endpoint().diagnostics());
     if (rt.receiver) rt.metrics->set_diagnostics("receiver", rt.receiver->endpoint().diagnostics());
-    result["flows"].push_back(rt.metrics->summary());
+    nlohmann::json summary = rt.metrics->summary();
+    if (rt.receiver) {  // core flows: packets are followed by sequence number
+      summary["loss_causes"] = oracle.drop_causes(i);
+      const auto verdicts = rt.receiver->endpoint().take_loss_verdicts();
+      if (!verdicts.empty() || rt.metrics->flow().protocol == "adtfrc") summary["detection"] = score_detection(verdicts, oracle, i);
+    }
+    result["flows"].push_back(summary);
     if (rt.metrics->flow().protocol != "cbr") elastic.push_back(rt.metrics->throughput_kbps());
   }
   const auto jain = jain_index(elastic);

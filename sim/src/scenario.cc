@@ -27,36 +27,53 @@ constexpr int64_t kWiredStreams = 300000;
 
 void place_nodes(const Spec& spec, NodeContainer& nodes) {
   const TopologySpec& t = spec.topology;
-  MobilityHelper mobility;
-  if (t.kind == TopologyKind::kManet && spec.mobility.model == "rwp") {
-    // Steady-state random waypoint (Navidi & Camp): positions, speeds and
-    // pauses start from the stationary distribution, so the mean speed does
-    // not decay over the run.
-    mobility.SetMobilityModel("ns3::SteadyStateRandomWaypointMobilityModel", "MinSpeed",
-                              DoubleValue(spec.mobility.min_speed), "MaxSpeed", DoubleValue(spec.mobility.max_speed),
-                              "MinPause", DoubleValue(spec.mobility.pause_s), "MaxPause",
-                              DoubleValue(spec.mobility.pause_s), "MinX", DoubleValue(0), "MaxX",
-                              DoubleValue(t.width_m), "MinY", DoubleValue(0), "MaxY", DoubleValue(t.height_m), "Z",
-                              DoubleValue(0));
-    mobility.Install(nodes);
-    mobility.AssignStreams(nodes, kMobilityStreams);
-    return;
-  }
+  MobilityHelper fixed;
   auto positions = CreateObject<ListPositionAllocator>();
+  for (const auto& [px, py] : t.positions) positions->Add(Vector(px, py, 0));
   if (t.kind == TopologyKind::kManet) {
+    // Nodes 0..k-1 stand where `fixed` puts them; the others are placed (or
+    // move) at random over the area.
+    NodeContainer free_nodes;
+    for (uint32_t i = static_cast<uint32_t>(t.positions.size()); i < nodes.GetN(); ++i) free_nodes.Add(nodes.Get(i));
+    NodeContainer fixed_nodes;
+    for (uint32_t i = 0; i < t.positions.size(); ++i) fixed_nodes.Add(nodes.Get(i));
+    fixed.SetPositionAllocator(positions);
+    fixed.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    fixed.Install(fixed_nodes);
+    MobilityHelper mobility;
+    if (spec.mobility.model == "rwp") {
+      // Steady-state random waypoint (Navidi & Camp): positions, speeds and
+      // pauses start from the stationary distribution, so the mean speed does
+      // not decay over the run.
+      mobility.SetMobilityModel("ns3::SteadyStateRandomWaypointMobilityModel", "MinSpeed",
+                                DoubleValue(spec.mobility.min_speed), "MaxSpeed", DoubleValue(spec.mobility.max_speed),
+                                "MinPause", DoubleValue(spec.mobility.pause_s), "MaxPause",
+                                DoubleValue(spec.mobility.pause_s), "MinX", DoubleValue(0), "MaxX",
+                                DoubleValue(t.width_m), "MinY", DoubleValue(0), "MaxY", DoubleValue(t.height_m), "Z",
+                                DoubleValue(0));
+      mobility.Install(free_nodes);
+      mobility.AssignStreams(free_nodes, kMobilityStreams);
+      return;
+    }
+    auto random_positions = CreateObject<ListPositionAllocator>();
     auto x = CreateObject<UniformRandomVariable>();
     auto y = CreateObject<UniformRandomVariable>();
     x->SetStream(kMobilityStreams);
     y->SetStream(kMobilityStreams + 1);
-    for (int i = 0; i < t.nodes; ++i) positions->Add(Vector(x->GetValue(0, t.width_m), y->GetValue(0, t.height_m), 0));
-  } else if (t.kind == TopologyKind::kPositions) {
-    for (const auto& [px, py] : t.positions) positions->Add(Vector(px, py, 0));
-  } else {  // chain, and the wired line (positions unused)
+    for (uint32_t i = 0; i < free_nodes.GetN(); ++i) {
+      random_positions->Add(Vector(x->GetValue(0, t.width_m), y->GetValue(0, t.height_m), 0));
+    }
+    mobility.SetPositionAllocator(random_positions);
+    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    mobility.Install(free_nodes);
+    return;
+  }
+  if (t.kind != TopologyKind::kPositions) {  // chain, and the wired line (positions unused)
     for (int i = 0; i <= t.hops; ++i) positions->Add(Vector(i * t.spacing_m, 0, 0));
   }
-  mobility.SetPositionAllocator(positions);
-  mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
-  mobility.Install(nodes);
+  fixed.SetPositionAllocator(positions);
+  fixed.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+  fixed.Install(nodes);
 }
 
 void install_drop_tail(NetDeviceContainer& devices, int queue_packets) {

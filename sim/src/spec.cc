@@ -81,6 +81,20 @@ RadioSpec parse_radio(const json& v) {
   return r;
 }
 
+// A list of at least `min` [x, y] pairs in metres.
+std::vector<std::pair<double, double>> positions(const json& list, const std::string& key, size_t min) {
+  if (!list.is_array() || list.size() < min) {
+    throw SpecError(key, "must list at least " + std::to_string(min) + " [x, y] pair" + (min == 1 ? "" : "s"));
+  }
+  std::vector<std::pair<double, double>> out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string at = key + "[" + std::to_string(i) + "]";
+    if (!list[i].is_array() || list[i].size() != 2) throw SpecError(at, "must be [x, y] in metres");
+    out.emplace_back(number(list[i][0], at), number(list[i][1], at));
+  }
+  return out;
+}
+
 TopologySpec parse_topology(const json& v) {
   TopologySpec t;
   if (!v.is_object()) throw SpecError("topology", "must be an object");
@@ -102,22 +116,28 @@ TopologySpec parse_topology(const json& v) {
     if (v.contains("loss")) t.loss = probability(v["loss"], "topology.loss");
     if (v.contains("queue")) t.queue_packets = static_cast<int>(positive(integer(v["queue"], "topology.queue"), "topology.queue"));
   } else if (k == "manet") {
-    check_keys(v, "topology", {"kind", "nodes", "width", "height"});
+    check_keys(v, "topology", {"kind", "nodes", "width", "height", "fixed"});
     t.kind = TopologyKind::kManet;
     t.nodes = integer(required(v, "topology", "nodes"), "topology.nodes");
     if (t.nodes < 2) throw SpecError("topology.nodes", "must be at least 2");
     t.width_m = positive(number(required(v, "topology", "width"), "topology.width"), "topology.width");
     t.height_m = positive(number(required(v, "topology", "height"), "topology.height"), "topology.height");
+    if (v.contains("fixed")) {
+      t.positions = positions(v["fixed"], "topology.fixed", 1);
+      if (static_cast<int>(t.positions.size()) >= t.nodes) {
+        throw SpecError("topology.fixed", "must leave at least one node to move (" + std::to_string(t.nodes) + " nodes)");
+      }
+      for (size_t i = 0; i < t.positions.size(); ++i) {
+        const auto [x, y] = t.positions[i];
+        if (x < 0 || x > t.width_m || y < 0 || y > t.height_m) {
+          throw SpecError("topology.fixed[" + std::to_string(i) + "]", "lies outside the width x height area");
+        }
+      }
+    }
   } else if (k == "positions") {
     check_keys(v, "topology", {"kind", "positions"});
     t.kind = TopologyKind::kPositions;
-    const json& list = required(v, "topology", "positions");
-    if (!list.is_array() || list.size() < 2) throw SpecError("topology.positions", "must list at least 2 [x, y] pairs");
-    for (size_t i = 0; i < list.size(); ++i) {
-      const std::string key = "topology.positions[" + std::to_string(i) + "]";
-      if (!list[i].is_array() || list[i].size() != 2) throw SpecError(key, "must be [x, y] in metres");
-      t.positions.emplace_back(number(list[i][0], key), number(list[i][1], key));
-    }
+    t.positions = positions(required(v, "topology", "positions"), "topology.positions", 2);
   } else {
     throw SpecError("topology.kind", "unknown kind '" + k + "' (known: chain, p2p, manet, positions)");
   }

@@ -42,7 +42,7 @@ struct TopologySpec {
   double spacing_m = 200;        // chain
   int nodes = 0;                 // manet
   double width_m = 0, height_m = 0;  // manet
-  std::vector<std::pair<double, double>> positions;  // positions
+  std::vector<std::pair<double, double>> positions;  // positions; manet: nodes 0..k-1 held fixed
   // p2p: a wired line of `hops` links
   int64_t bandwidth_bps = 0;
   double delay_s = 0;

@@ -42,11 +42,12 @@ struct Datagram {
 // A receiver's verdict on why one of its data packets was lost, as a
 // state-identifying protocol (ADTFRC) saw it when it declared the loss.
 // `detector` names the rule that gave the verdict; a receiver may report
-// several rules side by side for the same packet.
+// several rules side by side for the same packet, one of which it acted on.
 struct LossVerdict {
   int64_t seq = 0;
   std::string detector;
   std::string state;
+  bool acted_on = false;
 };
 
 // Counters common to all endpoints plus protocol-specific named values.

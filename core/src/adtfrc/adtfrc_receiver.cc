@@ -8,7 +8,7 @@
 namespace mantra::adtfrc {
 
 AdtfrcReceiver::AdtfrcReceiver(ReceiverConfig config)
-    : tfrc::TfrcReceiver(config.tfrc), rule_(config.rule), state_detector_(config.window_samples) {
+    : tfrc::TfrcReceiver(config.tfrc), rule_(config.rule), passive_(config.passive), state_detector_(config.window_samples) {
   current_.fill(NetworkState::kNormal);
 }
 
@@ -18,11 +18,14 @@ std::string AdtfrcReceiver::parse(const Params& params, ReceiverConfig& out) {
   out.tfrc.history_discounting = r.get("history_discounting", 1.0) != 0.0;
   const double window = r.get("window_samples", static_cast<double>(defaults.window_samples));
   const double rule = r.get("detector", 0);
+  const double passive = r.get("passive", 0);
+  r.require(passive == 0 || passive == 1, "passive must be 0 or 1");
   r.require(window >= static_cast<double>(StateDetector::kMinSamples) && window <= 100000,
             "window_samples must be between 10 and 100000");
   r.require(rule == 0 || rule == 1 || rule == 2, "detector must be 0 (multi-metric), 1 (IDD only) or 2 (STT only)");
   out.window_samples = static_cast<size_t>(window);
   out.rule = static_cast<CongestionRule>(static_cast<int>(rule));
+  out.passive = passive == 1;
   return r.finish();
 }
 
@@ -45,10 +48,12 @@ void AdtfrcReceiver::on_data(Time now, const tfrc::DataHeader& header, const Los
 
 bool AdtfrcReceiver::add_loss(int64_t seq, Time nominal_arrival) {
   for (int r = 0; r < kCongestionRules; ++r) {
-    verdicts_.push_back({seq, std::string(rule_name(static_cast<CongestionRule>(r))), std::string(state_name(current_[r]))});
+    const auto rule = static_cast<CongestionRule>(r);
+    verdicts_.push_back({seq, std::string(rule_name(rule)), std::string(state_name(current_[r])), rule == rule_});
   }
   const NetworkState s = state();
   ++losses_by_state_[static_cast<size_t>(s)];
+  if (passive_) return tfrc::TfrcReceiver::add_loss(seq, nominal_arrival);
   if (s != NetworkState::kCongestion) return false;  // not congestion: p ignores it (§IV)
   urgent_ = true;                                     // Algorithm 3: Urgent = 1
   feedback_now_ = true;
@@ -56,6 +61,7 @@ bool AdtfrcReceiver::add_loss(int64_t seq, Time nominal_arrival) {
 }
 
 void AdtfrcReceiver::add_feedback_options(Time /*now*/, std::vector<WireOption>& options) {
+  if (passive_) return;
   options.push_back(encode_state_option({state(), urgent_}));
   if (urgent_) ++urgent_reports_;
   urgent_ = false;

@@ -14,7 +14,8 @@
 //   report (per RTT, urgent, or probe) = TFRC feedback + option {S, urgent}
 //
 // Every declared loss also yields a LossVerdict per rule, so a simulator
-// can score the identification against the true cause.
+// can score the identification against the true cause. A passive receiver
+// only identifies: it acts as TFRC's (the set-up of the paper's Fig. 3).
 #pragma once
 
 #include <array>
@@ -35,6 +36,10 @@ struct ReceiverConfig {
   // keeps the ranking current across speed and load changes of a 300 s run.
   size_t window_samples = 500;
   CongestionRule rule = CongestionRule::kMulti;  // which rule drives p and the reports
+  // Identify and give verdicts, but act as a TFRC receiver: every loss
+  // counts toward p and reports carry no state (so an ADTFRC sender is
+  // TFRC). The paper's accuracy study (§III-D, Fig. 3) watches a TFRC flow.
+  bool passive = false;
 };
 
 class AdtfrcReceiver : public tfrc::TfrcReceiver {
@@ -60,6 +65,7 @@ class AdtfrcReceiver : public tfrc::TfrcReceiver {
 
  private:
   CongestionRule rule_;
+  bool passive_;
   StateDetector state_detector_;
   Identification current_{};
   bool urgent_ = false;

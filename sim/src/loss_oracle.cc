@@ -160,20 +160,20 @@ std::optional<TrueCause> LossOracle::cause(uint32_t flow, int64_t seq) const {
 }
 
 nlohmann::json LossOracle::drop_causes(uint32_t flow) const {
-  nlohmann::json out = {{"cong", 0}, {"cherr", 0}, {"rtchg", 0}};
-  auto it = flows_.find(flow);
-  if (it == flows_.end()) return out;
-  for (size_t s = 0; s < it->second.status.size(); ++s) {
-    if (it->second.status[s] == kDropped) out[cause_name(it->second.dropped[s])] = out[cause_name(it->second.dropped[s])].get<int64_t>() + 1;
+  std::map<std::string, int64_t> counts = {{"cong", 0}, {"cherr", 0}, {"rtchg", 0}};
+  if (auto it = flows_.find(flow); it != flows_.end()) {
+    for (size_t s = 0; s < it->second.status.size(); ++s) {
+      if (it->second.status[s] == kDropped) ++counts[cause_name(it->second.dropped[s])];
+    }
   }
-  return out;
+  return counts;
 }
 
 namespace {
 
 nlohmann::json score_one(const std::vector<const BridgeLossVerdict*>& verdicts, const LossOracle& oracle, uint32_t flow) {
   int64_t attributed = 0, inaccurate = 0, incompatible = 0;
-  nlohmann::json confusion = nlohmann::json::object();
+  std::map<std::string, std::map<std::string, int64_t>> confusion;  // identified -> true -> count
   for (const char* s : {"cong", "rtchg", "cherr", "normal"}) confusion[s] = {{"cong", 0}, {"cherr", 0}, {"rtchg", 0}};
   for (const auto* v : verdicts) {
     const auto truth = oracle.cause(flow, v->seq);
@@ -183,8 +183,7 @@ nlohmann::json score_one(const std::vector<const BridgeLossVerdict*>& verdicts, 
     const bool was_cong = *truth == TrueCause::kCongestion;
     inaccurate += said_cong != was_cong;
     incompatible += was_cong && !said_cong;
-    auto& cell = confusion[v->state][cause_name(*truth)];
-    cell = cell.get<int64_t>() + 1;
+    ++confusion[v->state][cause_name(*truth)];
   }
   auto ratio = [&](int64_t n) { return attributed ? nlohmann::json(static_cast<double>(n) / attributed) : nlohmann::json(nullptr); };
   return {{"losses", static_cast<int64_t>(verdicts.size())},

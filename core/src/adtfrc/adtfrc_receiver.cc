@@ -35,7 +35,10 @@ void AdtfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, E
     return;
   }
   auto probe = decode_probe(bytes);
-  if (!probe) return tfrc::TfrcReceiver::handle_datagram(now, bytes, ecn);  // counted as rejected
+  if (!probe) {
+    tfrc::TfrcReceiver::handle_datagram(now, bytes, ecn);  // counted there as rejected
+    return;
+  }
   ++probes_answered_;
   if (probe->sender_rtt > Duration::zero()) sender_rtt_ = probe->sender_rtt;
   report_now(probe->timestamp, now);  // Algorithm 3: a probing packet is answered at once

@@ -323,6 +323,11 @@ Spec parse_spec(const json& j) {
       throw SpecError("mobility.model", "only a manet topology can move");
     }
   }
+  if (s.routing == "dsr" && s.mobility.model != "static") {
+    // ns-3.37's DsrRouting aborts the run at the first link break (a fatal
+    // error on its obsolete TxErrHeader trace source); refuse it up front.
+    throw SpecError("routing", "dsr cannot run with moving nodes in ns-3.37 (DsrRouting aborts on its obsolete TxErrHeader trace)");
+  }
   const json& flows = required(j, "", "flows");
   if (!flows.is_array() || flows.empty()) throw SpecError("flows", "must list at least one flow");
   const int nodes = s.topology.node_count();

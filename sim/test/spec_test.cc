@@ -78,6 +78,16 @@ TEST(Spec, EachBadInputNamesItsKey) {
       {[](json& j) { j["flows"][0]["protocol"] = "cbr"; j["flows"][0]["rate"] = "2Mbit"; },
        "flows[0].rate: '2Mbit' is not a rate"},
       {[](json& j) { j["duration"] = true; }, "duration: must be a duration"},
+      {[](json& j) {
+         j["topology"] = {{"kind", "manet"}, {"nodes", 5}, {"width", 400}, {"height", 800}};
+         j["mobility"] = {{"model", "rwp"}, {"speed", 1}};
+         j["routing"] = "dsr";
+       },
+       "routing: dsr cannot run with moving nodes"},
+      {[](json& j) {
+         j["topology"] = {{"kind", "manet"}, {"nodes", 5}, {"width", 400}, {"height", 800}, {"fixed", {{0, 0}, {500, 0}}}};
+       },
+       "topology.fixed[1]: lies outside the width x height area"},
   };
   for (const auto& c : cases) {
     json j = base();

@@ -37,6 +37,7 @@ demo: build
 bench: build
 	PYTHONPATH=python $(VENV)/bin/python bench/runner_overhead.py
 	PYTHONPATH=python $(VENV)/bin/python bench/apps_overhead.py
+	PYTHONPATH=python $(VENV)/bin/python bench/latp_agent_overhead.py
 
 clean:
 	rm -rf $(BUILD)

@@ -64,6 +64,13 @@ def test_trend_is_a_slope_per_seed():
     assert samples.tolist() == pytest.approx([-10.0, -12.0, -8.0])
 
 
+def test_where_with_a_list_takes_any_of_its_values():
+    # Seed 1: at hops 2 and 3, tfrc 80 and 70 -> mean 75; tcp half of that.
+    samples, _ = _samples(frame(), {"kind": "value", "metric": "kbps", "where": {"protocol": "tfrc", "hops": [2, 3]},
+                                    "min": 0})
+    assert samples.tolist() == pytest.approx([75.0, 70.0, 80.0])
+
+
 def test_scalars_flatten_flows_but_not_series():
     result = {"spec": {"duration": 1}, "flows": [{"throughput_kbps": 5.0, "delay_ms": {"p95": None},
                                                   "series": {"t": [1]}, "protocol": "tfrc", "delay_cdf_ms": [1, 2]}],

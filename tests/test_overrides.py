@@ -24,8 +24,16 @@ def test_radio_preset_name_becomes_an_object():
     assert apply({"radio": "ns2-80211b"}, "radio=other")["radio"] == "other"
 
 
+def test_star_sets_every_item_of_a_list():
+    spec = {"flows": [{"protocol": "cbr"}, {"protocol": "tfrc", "params": {"a": 1}}]}
+    assert [f["protocol"] for f in apply(spec, "flows.*.protocol=latp")["flows"]] == ["latp", "latp"]
+    assert apply(spec, "flows.*.start=5")["flows"][1] == {"protocol": "latp", "params": {"a": 1}, "start": 5}
+
+
 @pytest.mark.parametrize("text, message", [
     ("flows.3.rate=1", "flows.3 is not an index"),
+    ("seed.*.x=1", "seed is not a list"),
+    ("*.x=1", r"\* must follow a list"),
     ("flows.x.rate=1", "flows.x is not an index"),
     ("seed.value=1", "seed is a value, not a section"),
     ("novalue", "expected key=value"),

@@ -6,6 +6,7 @@ file and line (malformed input) or the key (an override that cannot apply).
 """
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -83,17 +84,37 @@ def resolve(spec: dict[str, Any], dotted: list[str], create_sections: bool) -> t
     raise KeyPathError("empty key")
 
 
+def resolve_all(spec: dict[str, Any], dotted: list[str], create_sections: bool) -> list[tuple[Any, str | int]]:
+    """As resolve(), where a `*` in place of a list index stands for every item
+    (flows.*.protocol: the protocol of every flow)."""
+    if "*" not in dotted:
+        return [resolve(spec, dotted, create_sections)]
+    star = dotted.index("*")
+    if star == 0:
+        raise KeyPathError("* must follow a list")
+    container, part = resolve(spec, dotted[:star], create_sections=False)
+    items = container[part] if isinstance(container, list) or part in container else None
+    if not isinstance(items, list):
+        raise KeyPathError(f"{'.'.join(dotted[:star])} is not a list")
+    places: list[tuple[Any, str | int]] = []
+    for index in range(len(items)):
+        places += resolve_all(spec, dotted[:star] + [str(index)] + dotted[star + 1:], create_sections)
+    return places
+
+
 def apply_override(spec: dict[str, Any], dotted: list[str], value: Any) -> None:
     """Sets spec[a][b]... = value, creating missing sections. A radio given by preset name
     becomes an object when one of its keys is set: radio=ns2-80211b + radio.queue=25 ->
-    {preset: ns2-80211b, queue: 25}."""
+    {preset: ns2-80211b, queue: 25}. A `*` in place of a list index sets every item:
+    flows.*.protocol=latp."""
     if len(dotted) > 1 and dotted[0] == "radio" and isinstance(spec.get("radio"), str):
         spec["radio"] = {"preset": spec["radio"]}
     try:
-        container, last = resolve(spec, dotted, create_sections=True)
+        places = resolve_all(spec, dotted, create_sections=True)
     except KeyPathError as e:
         raise InputError(f"--set {'.'.join(dotted)}: {e}") from None
-    container[last] = value
+    for container, last in places:
+        container[last] = copy.deepcopy(value)
 
 
 def build_spec(path: str | Path, overrides: list[str]) -> dict[str, Any]:

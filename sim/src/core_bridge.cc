@@ -1,6 +1,7 @@
 // C++20 side of the bridge: wraps core endpoints behind core_bridge.h.
 #include "core_bridge.h"
 
+#include "latp/node_agent.h"
 #include "mantra/registry.h"
 
 namespace mantra::sim {
@@ -53,7 +54,33 @@ std::unique_ptr<CoreEndpoint> wrap(Made<T> made, std::string& error) {
   return std::make_unique<Bridged>(std::move(made.endpoint));
 }
 
+class BridgedNodeAgent : public CoreNodeAgent {
+ public:
+  explicit BridgedNodeAgent(latp::NodeAgentConfig c) : a_(c) {}
+  void on_channel_busy(int64_t start_us, int64_t duration_us) override {
+    a_.on_channel_busy(Time::from_us(start_us), Duration::micros(duration_us));
+  }
+  void on_transmit(int64_t start_us, int64_t duration_us) override {
+    a_.on_transmit(Time::from_us(start_us), Duration::micros(duration_us));
+  }
+  void on_mac_acked(int64_t ready_us, int64_t acked_us, int64_t bytes) override {
+    a_.on_mac_acked(Time::from_us(ready_us), Time::from_us(acked_us), Bytes(bytes));
+  }
+  bool on_egress(uint8_t* bytes, size_t size) override { return a_.on_egress(std::span<uint8_t>(bytes, size)); }
+  std::vector<std::pair<std::string, double>> diagnostics() const override { return a_.diagnostics(); }
+
+ private:
+  latp::NodeAgent a_;
+};
+
 }  // namespace
+
+std::unique_ptr<CoreNodeAgent> make_core_node_agent(const CoreParams& params, std::string& error) {
+  latp::NodeAgentConfig config;
+  error = latp::NodeAgent::parse(params, config);
+  if (!error.empty()) return nullptr;
+  return std::make_unique<BridgedNodeAgent>(config);
+}
 
 std::unique_ptr<CoreEndpoint> make_core_sender(const std::string& protocol, const CoreParams& params,
                                                std::string& error) {

@@ -45,6 +45,22 @@ class CoreEndpoint {
 
 using CoreParams = std::map<std::string, double>;
 
+// The LATP node agent (core/src/latp/node_agent.h) of one node, fed by the
+// node's PHY and MAC traces and shown every LATP packet leaving the node.
+class CoreNodeAgent {
+ public:
+  virtual ~CoreNodeAgent() = default;
+  virtual void on_channel_busy(int64_t start_us, int64_t duration_us) = 0;
+  virtual void on_transmit(int64_t start_us, int64_t duration_us) = 0;
+  virtual void on_mac_acked(int64_t ready_us, int64_t acked_us, int64_t bytes) = 0;
+  // The LATP datagram (UDP payload) leaving the node; true if R was rewritten.
+  virtual bool on_egress(uint8_t* bytes, size_t size) = 0;
+  virtual std::vector<std::pair<std::string, double>> diagnostics() const = 0;
+};
+
+// On bad parameters returns null and sets `error`.
+std::unique_ptr<CoreNodeAgent> make_core_node_agent(const CoreParams& params, std::string& error);
+
 // Make a core sender or receiver by protocol name; on failure returns null
 // and sets `error` to the core's one-line reason.
 std::unique_ptr<CoreEndpoint> make_core_sender(const std::string& protocol, const CoreParams& params,

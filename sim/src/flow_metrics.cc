@@ -18,8 +18,13 @@ double percentile(const std::vector<double>& sorted, double q) {
 
 }  // namespace
 
-FlowMetrics::FlowMetrics(const FlowSpec& flow, double interval_s, double smoothness_window_s)
-    : flow_(flow), interval_s_(interval_s), smoothness_window_s_(smoothness_window_s) {
+FlowMetrics::FlowMetrics(const FlowSpec& flow, double interval_s, double smoothness_window_s, double measure_from_s,
+                         double measure_to_s)
+    : flow_(flow),
+      interval_s_(interval_s),
+      smoothness_window_s_(smoothness_window_s),
+      from_s_(std::max(flow.start_s, measure_from_s)),
+      to_s_(std::min(flow.stop_s, measure_to_s)) {
   const auto bins = static_cast<size_t>(std::ceil((flow.stop_s - flow.start_s) / interval_s - 1e-9));
   rx_bytes_.assign(std::max<size_t>(bins, 1), 0);
   tx_bytes_.assign(rx_bytes_.size(), 0);
@@ -31,19 +36,21 @@ size_t FlowMetrics::bin(double now_s) const {
 }
 
 void FlowMetrics::on_sent(double now_s, int64_t bytes) {
+  if (size_t b = bin(now_s); b < tx_bytes_.size()) tx_bytes_[b] += bytes;
+  if (!measured(now_s)) return;
   ++sent_packets_;
   sent_bytes_ += bytes;
-  if (size_t b = bin(now_s); b < tx_bytes_.size()) tx_bytes_[b] += bytes;
 }
 
-void FlowMetrics::on_arrival(std::optional<double> delay_s) {
+void FlowMetrics::on_arrival(double now_s, std::optional<double> delay_s) {
+  if (!measured(delay_s ? now_s - *delay_s : now_s)) return;
   ++arrivals_;
   if (delay_s) delays_s_.push_back(*delay_s);
 }
 
 void FlowMetrics::on_goodput(double now_s, int64_t bytes) {
-  goodput_bytes_ += bytes;
   if (size_t b = bin(now_s); b < rx_bytes_.size()) rx_bytes_[b] += bytes;
+  if (measured(now_s)) goodput_bytes_ += bytes;
 }
 
 void FlowMetrics::set_diagnostics(std::string side, std::vector<std::pair<std::string, double>> values) {
@@ -53,14 +60,17 @@ void FlowMetrics::set_diagnostics(std::string side, std::vector<std::pair<std::s
 }
 
 double FlowMetrics::throughput_kbps() const {
-  return static_cast<double>(goodput_bytes_) * 8.0 / (flow_.stop_s - flow_.start_s) / 1e3;
+  return static_cast<double>(goodput_bytes_) * 8.0 / (to_s_ - from_s_) / 1e3;
 }
 
 double FlowMetrics::smoothness() const {
   const auto per_window = static_cast<size_t>(std::llround(smoothness_window_s_ / interval_s_));
   double sum = 0;
   int windows = 0;
-  for (size_t from = 0; from + per_window <= rx_bytes_.size(); from += per_window) {
+  // Whole intervals inside the measurement window, grouped from its start.
+  const auto first = static_cast<size_t>(std::ceil((from_s_ - flow_.start_s) / interval_s_ - 1e-9));
+  const auto end = std::min(rx_bytes_.size(), static_cast<size_t>(std::floor((to_s_ - flow_.start_s) / interval_s_ + 1e-9)));
+  for (size_t from = first; from + per_window <= end; from += per_window) {
     const auto [lo, hi] = std::minmax_element(rx_bytes_.begin() + from, rx_bytes_.begin() + from + per_window);
     if (*hi == 0) continue;  // nothing received: no ratio to take
     sum += static_cast<double>(*lo) / static_cast<double>(*hi);
@@ -76,6 +86,7 @@ nlohmann::json FlowMetrics::summary() const {
   j["dst"] = flow_.dst;
   j["start"] = flow_.start_s;
   j["stop"] = flow_.stop_s;
+  j["measured"] = {{"from", from_s_}, {"to", to_s_}};
   j["sent"] = sent_packets_;
   j["received"] = arrivals_;
   j["sent_bytes"] = sent_bytes_;

@@ -6,6 +6,10 @@
 // Summaries follow docs/result-schema.md; smoothness is the LATP paper's:
 // within each window of `smoothness_window`, the smallest ratio between the
 // per-interval throughput samples (min/max), averaged over the windows.
+// Every summary number counts only the measurement window [from, to] (the
+// papers' "steady period"): packets sent in it for sent/received/delay/
+// jitter/PLR, bytes delivered in it for throughput, whole intervals in it
+// for smoothness. The series covers the flow's whole active period.
 #pragma once
 
 #include <cstdint>
@@ -22,11 +26,13 @@ namespace mantra::sim {
 
 class FlowMetrics {
  public:
-  FlowMetrics(const FlowSpec& flow, double interval_s, double smoothness_window_s);
+  FlowMetrics(const FlowSpec& flow, double interval_s, double smoothness_window_s, double measure_from_s,
+              double measure_to_s);
 
   void on_sent(double now_s, int64_t bytes);
-  // A data packet reached the destination; delay unknown when nullopt.
-  void on_arrival(std::optional<double> delay_s);
+  // A data packet reached the destination at `now_s`; delay unknown when
+  // nullopt (it then counts by its arrival time).
+  void on_arrival(double now_s, std::optional<double> delay_s);
   void on_goodput(double now_s, int64_t bytes);
   void set_diagnostics(std::string side, std::vector<std::pair<std::string, double>> values);
 
@@ -36,11 +42,13 @@ class FlowMetrics {
 
  private:
   size_t bin(double now_s) const;
+  bool measured(double t_s) const { return t_s >= from_s_ && t_s <= to_s_; }
   double smoothness() const;
 
   FlowSpec flow_;
   double interval_s_;
   double smoothness_window_s_;
+  double from_s_, to_s_;  // the measurement window, within the flow's active period
   int64_t sent_packets_ = 0;
   int64_t sent_bytes_ = 0;
   int64_t arrivals_ = 0;

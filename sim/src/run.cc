@@ -8,7 +8,9 @@
 
 #include "endpoint_app.h"
 #include "flow_metrics.h"
+#include "latp_agents.h"
 #include "loss_oracle.h"
+#include "random_pairs.h"
 #include "core_bridge.h"
 #include "mantra_version.h"
 #include "scenario.h"
@@ -17,8 +19,6 @@
 namespace mantra::sim {
 namespace {
 
-constexpr uint16_t kFirstPort = 5000;
-
 struct FlowRuntime {
   std::unique_ptr<FlowMetrics> metrics;
   std::unique_ptr<SegmentClock> clock;
@@ -26,9 +26,10 @@ struct FlowRuntime {
 };
 
 FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint32_t index, LossOracle& oracle) {
-  const auto port = static_cast<uint16_t>(kFirstPort + index);
+  const uint16_t port = flow_port(index);
   FlowRuntime rt;
-  rt.metrics = std::make_unique<FlowMetrics>(f, spec.interval_s, spec.smoothness_window_s);
+  rt.metrics = std::make_unique<FlowMetrics>(f, spec.interval_s, spec.smoothness_window_s, spec.measure_from_s,
+                                             spec.measure_to_s);
   ns3::Ptr<ns3::Node> src = s.nodes.Get(f.src), dst = s.nodes.Get(f.dst);
   ns3::Ptr<ns3::Application> source, sink;
   if (f.protocol == "tcp") {
@@ -56,6 +57,33 @@ FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint32
   return rt;
 }
 
+// Per-flow metrics averaged over the non-CBR flows (the LATP paper's Table 2
+// "average per flow"), flows without a value (no delay) left out, and their
+// aggregate throughput.
+nlohmann::json flow_means(const std::vector<nlohmann::json>& flows) {
+  nlohmann::json out;
+  const auto mean_of = [&](const nlohmann::json::json_pointer& at) -> nlohmann::json {
+    double sum = 0;
+    int n = 0;
+    for (const auto& f : flows) {
+      if (f.contains(at) && f[at].is_number()) {
+        sum += f[at].get<double>();
+        ++n;
+      }
+    }
+    return n ? nlohmann::json(sum / n) : nlohmann::json(nullptr);
+  };
+  out["delay_ms"] = mean_of("/delay_ms/mean"_json_pointer);
+  out["jitter_ms"] = mean_of("/jitter_ms"_json_pointer);
+  out["plr"] = mean_of("/plr"_json_pointer);
+  out["smoothness"] = mean_of("/smoothness"_json_pointer);
+  out["throughput_kbps"] = mean_of("/throughput_kbps"_json_pointer);
+  double total = 0;
+  for (const auto& f : flows) total += f["throughput_kbps"].get<double>();
+  out["aggregate_kbps"] = total;
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json run_simulation(const Spec& spec) {
@@ -63,9 +91,12 @@ nlohmann::json run_simulation(const Spec& spec) {
   Scenario scenario;
   build_scenario(spec, scenario);
   LossOracle oracle(spec, scenario.nodes);
+  std::unique_ptr<LatpAgents> agents;
+  if (spec.needs_latp_agents()) agents = std::make_unique<LatpAgents>(spec, scenario);
+  const std::vector<FlowSpec> drawn = draw_random_pairs(spec, scenario);
   std::vector<FlowRuntime> flows;
-  for (size_t i = 0; i < spec.flows.size(); ++i) {
-    flows.push_back(attach_flow(spec, scenario, spec.flows[i], static_cast<uint32_t>(i), oracle));
+  for (size_t i = 0; i < drawn.size(); ++i) {
+    flows.push_back(attach_flow(spec, scenario, drawn[i], static_cast<uint32_t>(i), oracle));
   }
   ns3::Simulator::Stop(ns3::Seconds(spec.duration_s));
   ns3::Simulator::Run();
@@ -75,6 +106,7 @@ nlohmann::json run_simulation(const Spec& spec) {
   result["schema"] = "mantra-result/1";
   result["spec"] = spec.source;
   std::vector<double> elastic;  // non-CBR throughputs, for Jain's index
+  std::vector<nlohmann::json> elastic_summaries;
   for (uint32_t i = 0; i < flows.size(); ++i) {
     FlowRuntime& rt = flows[i];
     if (rt.sender) rt.metrics->set_diagnostics("sender", rt.sender->endpoint().diagnostics());
@@ -85,15 +117,20 @@ nlohmann::json run_simulation(const Spec& spec) {
       const auto verdicts = rt.receiver->endpoint().take_loss_verdicts();
       if (!verdicts.empty() || rt.metrics->flow().protocol == "adtfrc") summary["detection"] = score_detection(verdicts, oracle, i);
     }
+    if (rt.metrics->flow().protocol != "cbr") {
+      elastic.push_back(rt.metrics->throughput_kbps());
+      elastic_summaries.push_back(summary);
+    }
     result["flows"].push_back(summary);
-    if (rt.metrics->flow().protocol != "cbr") elastic.push_back(rt.metrics->throughput_kbps());
   }
   const auto jain = jain_index(elastic);
   result["fairness_jain"] = jain ? nlohmann::json(*jain) : nlohmann::json(nullptr);
+  result["flow_means"] = flow_means(elastic_summaries);
   result["queue_drops"] = scenario.drops.ifq_per_node;
   int64_t ifq_total = 0;
   for (int64_t d : scenario.drops.ifq_per_node) ifq_total += d;
   result["drops"] = {{"ifq", ifq_total}, {"mac_retry", scenario.drops.mac_retry}, {"no_route", scenario.drops.no_route}};
+  if (agents) result["latp_agents"] = agents->summary();
   ns3::Simulator::Destroy();
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result["provenance"] = {{"commit", kMantraCommit},

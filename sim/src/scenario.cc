@@ -68,7 +68,11 @@ void place_nodes(const Spec& spec, NodeContainer& nodes) {
     mobility.Install(free_nodes);
     return;
   }
-  if (t.kind != TopologyKind::kPositions) {  // chain, and the wired line (positions unused)
+  if (t.kind == TopologyKind::kGrid) {
+    for (int r = 0; r < t.rows; ++r) {
+      for (int c = 0; c < t.cols; ++c) positions->Add(Vector(c * t.spacing_m, r * t.spacing_m, 0));
+    }
+  } else if (t.kind != TopologyKind::kPositions) {  // chain, and the wired line (positions unused)
     for (int i = 0; i <= t.hops; ++i) positions->Add(Vector(i * t.spacing_m, 0, 0));
   }
   fixed.SetPositionAllocator(positions);
@@ -76,10 +80,12 @@ void place_nodes(const Spec& spec, NodeContainer& nodes) {
   fixed.Install(nodes);
 }
 
-void install_drop_tail(NetDeviceContainer& devices, int queue_packets) {
+// `queue_disc`: ns3::FifoQueueDisc, or mantra::LatpQueueDisc (the same
+// drop-tail FIFO that also shows LATP packets to the node's agent).
+void install_drop_tail(NetDeviceContainer& devices, int queue_packets, const std::string& queue_disc = "ns3::FifoQueueDisc") {
   // Before any address is assigned, or ns-3 installs FqCoDel on Wi-Fi.
   TrafficControlHelper tch;
-  tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize",
+  tch.SetRootQueueDisc(queue_disc, "MaxSize",
                        QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, static_cast<uint32_t>(queue_packets))));
   tch.Install(devices);
 }
@@ -114,7 +120,8 @@ void build_wireless(const Spec& spec, Scenario& s) {
     DsrMainHelper dsr_main;
     dsr_main.Install(dsr, s.nodes);
   }
-  install_drop_tail(devices, spec.radio.queue_packets);
+  install_drop_tail(devices, spec.radio.queue_packets,
+                    spec.needs_latp_agents() ? "mantra::LatpQueueDisc" : "ns3::FifoQueueDisc");
   count_queue_drops(devices, s);
   for (uint32_t i = 0; i < devices.GetN(); ++i) {
     auto mac = DynamicCast<WifiNetDevice>(devices.Get(i))->GetMac();

@@ -134,12 +134,19 @@ TopologySpec parse_topology(const json& v) {
         }
       }
     }
+  } else if (k == "grid") {
+    check_keys(v, "topology", {"kind", "rows", "cols", "spacing"});
+    t.kind = TopologyKind::kGrid;
+    t.rows = integer(required(v, "topology", "rows"), "topology.rows");
+    t.cols = integer(required(v, "topology", "cols"), "topology.cols");
+    if (t.rows < 1 || t.cols < 1 || t.rows * t.cols < 2) throw SpecError("topology.rows", "a grid needs at least 2 nodes");
+    if (v.contains("spacing")) t.spacing_m = positive(number(v["spacing"], "topology.spacing"), "topology.spacing");
   } else if (k == "positions") {
     check_keys(v, "topology", {"kind", "positions"});
     t.kind = TopologyKind::kPositions;
     t.positions = positions(required(v, "topology", "positions"), "topology.positions", 2);
   } else {
-    throw SpecError("topology.kind", "unknown kind '" + k + "' (known: chain, p2p, manet, positions)");
+    throw SpecError("topology.kind", "unknown kind '" + k + "' (known: chain, p2p, manet, grid, positions)");
   }
   return t;
 }
@@ -171,8 +178,8 @@ MobilitySpec parse_mobility(const json& v) {
 
 FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
   const std::string where = "flows[" + std::to_string(index) + "]";
-  check_keys(v, where, {"protocol", "src", "dst", "start", "stop", "packet_size", "rate", "max_window", "params",
-                        "receiver_params"});
+  check_keys(v, where, {"protocol", "src", "dst", "min_hops", "start", "stop", "packet_size", "rate", "max_window",
+                        "params", "receiver_params"});
   FlowSpec f;
   const json& proto = required(v, where, "protocol");
   if (!proto.is_string()) throw SpecError(where + ".protocol", "must be a protocol name");
@@ -183,14 +190,26 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
     for (const auto& n : known) list += ", " + n;
     throw SpecError(where + ".protocol", "unknown protocol '" + f.protocol + "' (known: " + list + ")");
   }
-  f.src = integer(required(v, where, "src"), where + ".src");
-  f.dst = integer(required(v, where, "dst"), where + ".dst");
-  for (auto [key, node] : {std::pair{"src", f.src}, std::pair{"dst", f.dst}}) {
-    if (node < 0 || node >= nodes) {
-      throw SpecError(where + "." + key, "node " + std::to_string(node) + " out of range (nodes 0.." + std::to_string(nodes - 1) + ")");
+  const json& src = required(v, where, "src");
+  const json& dst = required(v, where, "dst");
+  const auto is_random = [](const json& x) { return x.is_string() && x.get<std::string>() == "random"; };
+  if (is_random(src) || is_random(dst)) {
+    if (!is_random(src) || !is_random(dst)) throw SpecError(where + ".dst", "src and dst are random together or not at all");
+    if (spec.topology.kind == TopologyKind::kP2p) throw SpecError(where + ".src", "random pairs need a wireless topology");
+    f.src = f.dst = -1;
+    f.min_hops = v.contains("min_hops") ? integer(v["min_hops"], where + ".min_hops") : 1;
+    if (f.min_hops < 1) throw SpecError(where + ".min_hops", "must be at least 1");
+  } else {
+    if (v.contains("min_hops")) throw SpecError(where + ".min_hops", "only random pairs take min_hops");
+    f.src = integer(src, where + ".src");
+    f.dst = integer(dst, where + ".dst");
+    for (auto [key, node] : {std::pair{"src", f.src}, std::pair{"dst", f.dst}}) {
+      if (node < 0 || node >= nodes) {
+        throw SpecError(where + "." + key, "node " + std::to_string(node) + " out of range (nodes 0.." + std::to_string(nodes - 1) + ")");
+      }
     }
+    if (f.src == f.dst) throw SpecError(where + ".dst", "must differ from src");
   }
-  if (f.src == f.dst) throw SpecError(where + ".dst", "must differ from src");
   f.start_s = v.contains("start") ? parse_duration(v["start"], where + ".start") : 0.0;
   f.stop_s = v.contains("stop") ? parse_duration(v["stop"], where + ".stop") : spec.duration_s;
   if (f.stop_s <= f.start_s) throw SpecError(where + ".stop", "must be after start");
@@ -280,6 +299,7 @@ int TopologySpec::node_count() const {
     case TopologyKind::kP2p: return hops + 1;
     case TopologyKind::kManet: return nodes;
     case TopologyKind::kPositions: return static_cast<int>(positions.size());
+    case TopologyKind::kGrid: return rows * cols;
   }
   return 0;
 }
@@ -287,8 +307,8 @@ int TopologySpec::node_count() const {
 Spec parse_spec(const json& j) {
   Spec s;
   s.source = j;
-  check_keys(j, "", {"duration", "seed", "interval", "smoothness_window", "radio", "routing", "channel_error",
-                     "topology", "mobility", "flows"});
+  check_keys(j, "", {"duration", "seed", "interval", "smoothness_window", "measure", "radio", "routing",
+                     "channel_error", "topology", "mobility", "latp_agent", "flows"});
   s.duration_s = positive(parse_duration(required(j, "", "duration"), "duration"), "duration");
   const json& seed = required(j, "", "seed");
   if (!seed.is_number_integer() || seed.get<int64_t>() < 1) throw SpecError("seed", "must be an integer of at least 1");
@@ -298,6 +318,31 @@ Spec parse_spec(const json& j) {
     s.smoothness_window_s = positive(parse_duration(j["smoothness_window"], "smoothness_window"), "smoothness_window");
   }
   if (s.smoothness_window_s < s.interval_s) throw SpecError("smoothness_window", "must not be shorter than interval");
+  s.measure_to_s = s.duration_s;
+  if (j.contains("measure")) {
+    const json& m = j["measure"];
+    if (!m.is_object()) throw SpecError("measure", "must be an object {from, to}");
+    check_keys(m, "measure", {"from", "to"});
+    if (m.contains("from")) s.measure_from_s = parse_duration(m["from"], "measure.from");
+    if (m.contains("to")) s.measure_to_s = parse_duration(m["to"], "measure.to");
+    if (s.measure_to_s > s.duration_s) throw SpecError("measure.to", "must not be after the run's duration");
+    if (s.measure_to_s <= s.measure_from_s) throw SpecError("measure.to", "must be after measure.from");
+  }
+  if (j.contains("latp_agent")) {
+    const json& a = j["latp_agent"];
+    if (a.is_boolean()) {
+      s.latp_agent = a.get<bool>();
+    } else if (a.is_object()) {
+      for (const auto& [name, value] : a.items()) {
+        if (!value.is_number()) throw SpecError("latp_agent." + name, "must be a number");
+        s.latp_agent_params[name] = value.get<double>();
+      }
+    } else {
+      throw SpecError("latp_agent", "must be true, false or an object of agent parameters");
+    }
+    std::string error;
+    if (!make_core_node_agent(s.latp_agent_params, error)) throw SpecError("latp_agent", error);
+  }
   s.topology = parse_topology(required(j, "", "topology"));
   const bool wired = s.topology.kind == TopologyKind::kP2p;
   if (j.contains("radio")) {
@@ -343,7 +388,22 @@ Spec parse_spec(const json& j) {
     }
     s.flows.push_back(f);
   }
+  for (size_t i = 0; i < s.flows.size(); ++i) {
+    const FlowSpec& f = s.flows[i];
+    if (f.stop_s <= s.measure_from_s || f.start_s >= s.measure_to_s) {
+      throw SpecError("flows[" + std::to_string(i) + "]", "does not run during the measure window");
+    }
+  }
+  if (s.needs_latp_agents() && wired) throw SpecError("flows", "latp needs a wireless topology (its node agents read the radio)");
   return s;
+}
+
+bool Spec::needs_latp_agents() const {
+  if (!latp_agent) return false;
+  for (const auto& f : flows) {
+    if (f.protocol == "latp") return true;
+  }
+  return false;
 }
 
 }  // namespace mantra::sim

@@ -34,12 +34,13 @@ struct RadioSpec {
   int long_retry = 4;        // ns-2 LongRetryLimit_
 };
 
-enum class TopologyKind { kChain, kP2p, kManet, kPositions };
+enum class TopologyKind { kChain, kP2p, kManet, kPositions, kGrid };
 
 struct TopologySpec {
   TopologyKind kind = TopologyKind::kChain;
   int hops = 1;                  // chain, p2p
-  double spacing_m = 200;        // chain
+  double spacing_m = 200;        // chain, grid
+  int rows = 0, cols = 0;        // grid: node r*cols + c stands at (c, r) * spacing
   int nodes = 0;                 // manet
   double width_m = 0, height_m = 0;  // manet
   std::vector<std::pair<double, double>> positions;  // positions; manet: nodes 0..k-1 held fixed
@@ -59,7 +60,9 @@ struct MobilitySpec {
 
 struct FlowSpec {
   std::string protocol;   // a core protocol (tfrc, cbr, ...) or tcp
-  int src = 0, dst = 0;
+  int src = 0, dst = 0;   // -1 for both: a random pair, drawn when the network is built
+  int min_hops = 0;       // random pair: at least this many hops apart at t = 0
+  bool random_pair() const { return src < 0; }
   double start_s = 0, stop_s = 0;
   int packet_size = 1000;
   int64_t rate_bps = 0;   // cbr
@@ -74,6 +77,10 @@ struct Spec {
   uint64_t seed = 1;
   double interval_s = 1.0;            // series sampling
   double smoothness_window_s = 10.0;  // LATP's smoothness period
+  double measure_from_s = 0;          // per-flow metrics count [from, to] only
+  double measure_to_s = 0;            // (defaults: 0 and duration)
+  bool latp_agent = true;             // LATP node agents on every node (when a flow is latp)
+  CoreParams latp_agent_params;       // core/src/latp/node_agent.h parameters
   RadioSpec radio;
   std::string routing = "aodv";       // aodv | dsr | static (p2p)
   double channel_error = 0.0;         // per-frame error probability, wireless
@@ -81,7 +88,12 @@ struct Spec {
   MobilitySpec mobility;
   std::vector<FlowSpec> flows;
   nlohmann::json source;              // the spec as given, echoed in the result
+
+  bool needs_latp_agents() const;
 };
+
+// The UDP port of flow `index` (both endpoints).
+inline uint16_t flow_port(size_t index) { return static_cast<uint16_t>(5000 + index); }
 
 Spec parse_spec(const nlohmann::json& j);
 

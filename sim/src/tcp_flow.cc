@@ -125,7 +125,7 @@ void TcpSinkApp::OnRx(ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h, ns
   auto it = clock_->sent_ns.find(h.GetSequenceNumber().GetValue());
   std::optional<double> delay_s;
   if (it != clock_->sent_ns.end()) delay_s = (ns3::Simulator::Now().GetNanoSeconds() - it->second) / 1e9;
-  metrics_->on_arrival(delay_s);
+  metrics_->on_arrival(ns3::Simulator::Now().GetSeconds(), delay_s);
 }
 
 }  // namespace mantra::sim

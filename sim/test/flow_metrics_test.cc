@@ -15,7 +15,7 @@ FlowSpec flow(double start, double stop) {
 }
 
 TEST(FlowMetrics, SmoothnessIsMeanOfMinOverMaxPerWindow) {
-  FlowMetrics m(flow(0, 20), 1.0, 10.0);
+  FlowMetrics m(flow(0, 20), 1.0, 10.0, 0, 1e9);
   // Window 1: 100 bytes per second except 50 in one second -> 0.5.
   // Window 2: constant -> 1.0.
   for (int s = 0; s < 20; ++s) m.on_goodput(s + 0.5, (s == 3) ? 50 : 100);
@@ -23,17 +23,17 @@ TEST(FlowMetrics, SmoothnessIsMeanOfMinOverMaxPerWindow) {
 }
 
 TEST(FlowMetrics, SilentSecondMakesWindowRatioZero) {
-  FlowMetrics m(flow(10, 20), 1.0, 10.0);
+  FlowMetrics m(flow(10, 20), 1.0, 10.0, 0, 1e9);
   for (int s = 10; s < 20; ++s) if (s != 15) m.on_goodput(s + 0.5, 1000);
   EXPECT_DOUBLE_EQ(m.summary()["smoothness"].get<double>(), 0.0);
 }
 
 TEST(FlowMetrics, DelayJitterLossAndThroughput) {
-  FlowMetrics m(flow(0, 10), 1.0, 10.0);
+  FlowMetrics m(flow(0, 10), 1.0, 10.0, 0, 1e9);
   for (int i = 0; i < 4; ++i) m.on_sent(i, 1000);
-  m.on_arrival(0.010);
-  m.on_arrival(0.030);
-  m.on_arrival(0.020);
+  m.on_arrival(0.010, 0.010);
+  m.on_arrival(1.030, 0.030);
+  m.on_arrival(2.020, 0.020);
   for (int i = 0; i < 3; ++i) m.on_goodput(i + 1, 1000);
   auto j = m.summary();
   EXPECT_NEAR(j["delay_ms"]["mean"].get<double>(), 20.0, 1e-9);
@@ -50,7 +50,7 @@ TEST(FlowMetrics, DelayJitterLossAndThroughput) {
 }
 
 TEST(FlowMetrics, NoArrivalsLeaveDelayUndefined) {
-  FlowMetrics m(flow(0, 10), 1.0, 10.0);
+  FlowMetrics m(flow(0, 10), 1.0, 10.0, 0, 1e9);
   m.on_sent(1, 1000);
   auto j = m.summary();
   EXPECT_TRUE(j["delay_ms"]["mean"].is_null());
@@ -58,6 +58,27 @@ TEST(FlowMetrics, NoArrivalsLeaveDelayUndefined) {
   EXPECT_TRUE(j["jitter_ms"].is_null());
   EXPECT_TRUE(j["delay_cdf_ms"].empty());
   EXPECT_DOUBLE_EQ(j["plr"].get<double>(), 1.0);
+}
+
+TEST(FlowMetrics, OnlyTheMeasurementWindowCounts) {
+  FlowMetrics m(flow(10, 40), 1.0, 10.0, 20, 30);  // the steady period is [20, 30]
+  for (int s = 10; s < 40; ++s) {
+    m.on_sent(s + 0.1, 1000);
+    // Before 20 s a 1 s delay and half the bytes; afterwards 10 ms, all bytes.
+    const double delay = s < 20 ? 1.0 : 0.010;
+    m.on_arrival(s + 0.1 + delay, delay);
+    m.on_goodput(s + 0.1 + delay, s < 20 ? 500 : 1000);
+  }
+  auto j = m.summary();
+  EXPECT_EQ(j["sent"].get<int>(), 10);      // sent at 20.1 .. 29.1
+  EXPECT_EQ(j["received"].get<int>(), 10);  // the same packets
+  EXPECT_NEAR(j["delay_ms"]["mean"].get<double>(), 10.0, 1e-9);
+  // Delivered in [20, 30]: 19.1 + 1 s arrives at 20.1 with 500 bytes, then 10 x 1000.
+  EXPECT_NEAR(j["throughput_kbps"].get<double>(), 10500 * 8 / 10.0 / 1e3, 1e-9);
+  // One window, [20, 30): 1000 bytes a second, 1500 in the first (the late 500).
+  EXPECT_NEAR(j["smoothness"].get<double>(), 1000.0 / 1500.0, 1e-12);
+  EXPECT_EQ(j["measured"]["from"].get<double>(), 20);
+  EXPECT_EQ(j["series"]["t"].size(), 30u);  // the series still covers the whole flow
 }
 
 TEST(FlowMetrics, JainIndex) {

@@ -59,6 +59,15 @@ struct EndpointStats {
   int64_t datagrams_rejected = 0;  // failed to decode
   // Protocol diagnostics, e.g. {"rate_bps", ...}, {"loss_event_rate", ...}.
   std::vector<std::pair<std::string, double>> diagnostics;
+
+  void count_sent(size_t bytes) {
+    ++datagrams_sent;
+    bytes_sent += static_cast<int64_t>(bytes);
+  }
+  void count_received(size_t bytes) {
+    ++datagrams_received;
+    bytes_received += static_cast<int64_t>(bytes);
+  }
 };
 
 class Endpoint {

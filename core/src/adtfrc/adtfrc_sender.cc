@@ -116,8 +116,7 @@ std::optional<Datagram> AdtfrcSender::poll_transmit(Time now) {
   d.bytes = encode_probe(p);
   d.kind = DatagramKind::kProbe;
   ++probes_sent_;
-  ++stats_.datagrams_sent;
-  stats_.bytes_sent += static_cast<int64_t>(d.bytes.size());
+  stats_.count_sent(d.bytes.size());
   return d;
 }
 

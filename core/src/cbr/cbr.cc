@@ -46,8 +46,7 @@ std::optional<Datagram> CbrSender::poll_transmit(Time now) {
   w.u32(next_seq_++);
   w.u64(static_cast<uint64_t>(now.us()));
   w.zeros(static_cast<size_t>(config_.packet_bytes) - kHeaderBytes);
-  ++stats_.datagrams_sent;
-  stats_.bytes_sent += config_.packet_bytes;
+  stats_.count_sent(d.bytes.size());
   return d;
 }
 
@@ -62,8 +61,7 @@ void CbrReceiver::handle_datagram(Time, std::span<const uint8_t> bytes, Ecn) {
     ++stats_.datagrams_rejected;
     return;
   }
-  ++stats_.datagrams_received;
-  stats_.bytes_received += static_cast<int64_t>(bytes.size());
+  stats_.count_received(bytes.size());
 }
 
 }  // namespace mantra::cbr

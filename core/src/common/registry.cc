@@ -7,6 +7,8 @@
 #include "adtfrc/adtfrc_receiver.h"
 #include "adtfrc/adtfrc_sender.h"
 #include "cbr/cbr.h"
+#include "latp/latp_receiver.h"
+#include "latp/latp_sender.h"
 #include "tfrc/tfrc_receiver.h"
 #include "tfrc/tfrc_sender.h"
 
@@ -38,6 +40,9 @@ const std::vector<ProtocolEntry>& protocols() {
        [](const Params& p) {
          return build<Receiver, adtfrc::AdtfrcReceiver, adtfrc::ReceiverConfig>(p, adtfrc::AdtfrcReceiver::parse);
        }},
+      {"latp",
+       [](const Params& p) { return build<Sender, latp::LatpSender, latp::SenderConfig>(p, latp::LatpSender::parse); },
+       [](const Params& p) { return build<Receiver, latp::LatpReceiver, latp::ReceiverConfig>(p, latp::LatpReceiver::parse); }},
       {"cbr",
        [](const Params& p) { return build<Sender, cbr::CbrSender, cbr::CbrConfig>(p, cbr::CbrSender::parse); },
        [](const Params& p) -> Made<Receiver> {

@@ -47,8 +47,7 @@ void TfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
     ++stats_.datagrams_rejected;
     return;
   }
-  ++stats_.datagrams_received;
-  stats_.bytes_received += static_cast<int64_t>(bytes.size());
+  stats_.count_received(bytes.size());
   const bool first = stats_.datagrams_received == 1;
   data_since_feedback_ = true;
   last_timestamp_ = data->timestamp;
@@ -113,8 +112,7 @@ std::optional<Datagram> TfrcReceiver::poll_transmit(Time now) {
   Datagram d;
   d.bytes = encode_feedback(f);
   d.kind = DatagramKind::kFeedback;
-  ++stats_.datagrams_sent;
-  stats_.bytes_sent += static_cast<int64_t>(d.bytes.size());
+  stats_.count_sent(d.bytes.size());
   return d;
 }
 

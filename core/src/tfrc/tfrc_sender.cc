@@ -169,8 +169,7 @@ void TfrcSender::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn /
     ++stats_.datagrams_rejected;
     return;
   }
-  ++stats_.datagrams_received;
-  stats_.bytes_received += static_cast<int64_t>(bytes.size());
+  stats_.count_received(bytes.size());
   on_feedback(now, *fb);
 }
 
@@ -237,8 +236,7 @@ std::optional<Datagram> TfrcSender::poll_transmit(Time now) {
   if (t_nom_ + t_ipi < now) t_nom_ = now;  // no burst credit after an idle spell
   t_nom_ += t_ipi;
 
-  ++stats_.datagrams_sent;
-  stats_.bytes_sent += static_cast<int64_t>(d.bytes.size());
+  stats_.count_sent(d.bytes.size());
   return d;
 }
 

@@ -42,8 +42,9 @@ def per_seed(frame: pd.DataFrame, metric: str) -> pd.Series:
 
 
 def select(frame: pd.DataFrame, where: dict[str, Any] | None) -> pd.DataFrame:
+    """Rows at `where`: axis -> a value, or a list of values (any of them)."""
     for axis, value in (where or {}).items():
-        frame = frame[frame[axis] == value]
+        frame = frame[frame[axis].isin(value)] if isinstance(value, list) else frame[frame[axis] == value]
     return frame
 
 
@@ -100,8 +101,12 @@ def check_axis(camp: Campaign, place: tuple[Any, ...], name: Any, numeric: bool 
 def check_where(camp: Campaign, place: tuple[Any, ...], where: Any) -> None:
     assert camp.doc is not None
     if not isinstance(where, dict):
-        raise camp.doc.error(place, "must be a mapping of axis -> value")
+        raise camp.doc.error(place, "must be a mapping of axis -> value (or list of values)")
     for name, value in where.items():
         check_axis(camp, place + (name,), name)
-        if value not in camp.axis(name).labels:  # type: ignore[union-attr]
-            raise camp.doc.error(place + (name,), f"{value!r} is not a value of the axis")
+        values = value if isinstance(value, list) else [value]
+        if not values:
+            raise camp.doc.error(place + (name,), "an empty list selects nothing")
+        for v in values:
+            if v not in camp.axis(name).labels:  # type: ignore[union-attr]
+                raise camp.doc.error(place + (name,), f"{v!r} is not a value of the axis")

@@ -32,7 +32,7 @@ from typing import Any
 
 from mantra.errors import InputError
 from mantra.lab.located_yaml import Located, load_located
-from mantra.spec import KeyPathError, load_spec, resolve
+from mantra.spec import KeyPathError, load_spec, resolve_all
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 TOP_KEYS = {"campaign", "title", "description", "base", "grid", "seeds", "metrics", "plots", "claims", "quick"}
@@ -95,10 +95,11 @@ def set_key(spec: dict[str, Any], dotted: str, value: Any) -> str | None:
     """Sets a dotted key in place (every section above it must exist); returns why it
     cannot, or None."""
     try:
-        container, part = resolve(spec, dotted.split("."), create_sections=False)
+        places = resolve_all(spec, dotted.split("."), create_sections=False)
     except KeyPathError as e:
         return str(e)
-    container[part] = copy.deepcopy(value)
+    for container, part in places:
+        container[part] = copy.deepcopy(value)
     return None
 
 
@@ -138,7 +139,7 @@ def _axis(doc: Located, place: tuple[Any, ...], name: Any, values: Any, base: di
 
 def _check_settable(base: dict[str, Any], dotted: str) -> str | None:
     try:
-        resolve(base, dotted.split("."), create_sections=False)
+        resolve_all(base, dotted.split("."), create_sections=False)
     except KeyPathError as e:
         return str(e)
     return None

@@ -1,0 +1,174 @@
+#include "latp_agents.h"
+
+#include <ns3/drop-tail-queue.h>
+#include <ns3/ipv4-queue-disc-item.h>
+#include <ns3/simulator.h>
+#include <ns3/traffic-control-layer.h>
+#include <ns3/udp-header.h>
+#include <ns3/wifi-mac-queue.h>
+#include <ns3/wifi-mac.h>
+#include <ns3/wifi-mpdu.h>
+#include <ns3/wifi-net-device.h>
+#include <ns3/wifi-phy-state-helper.h>
+#include <ns3/wifi-phy.h>
+
+namespace mantra::sim {
+
+using namespace ns3;
+
+namespace {
+
+constexpr uint8_t kUdp = 17;
+constexpr size_t kUdpHeaderBytes = 8;
+constexpr size_t kLatpHeaderBytes = 16;  // core/src/latp/latp_wire.h: kDataHeaderBytes
+
+// The LATP header as raw bytes, so R can be rewritten in a packet in place
+// (RemoveHeader / AddHeader keep the packet's tags).
+class LatpHeaderBytes : public Header {
+ public:
+  static TypeId GetTypeId() {
+    static TypeId tid = TypeId("mantra::LatpHeaderBytes").SetParent<Header>().AddConstructor<LatpHeaderBytes>();
+    return tid;
+  }
+  TypeId GetInstanceTypeId() const override { return GetTypeId(); }
+  uint32_t GetSerializedSize() const override { return kLatpHeaderBytes; }
+  void Serialize(Buffer::Iterator it) const override { it.Write(bytes, kLatpHeaderBytes); }
+  uint32_t Deserialize(Buffer::Iterator it) override {
+    it.Read(bytes, kLatpHeaderBytes);
+    return kLatpHeaderBytes;
+  }
+  void Print(std::ostream& os) const override { os << "latp header"; }
+  uint8_t bytes[kLatpHeaderBytes] = {};
+};
+
+int64_t us(Time t) { return t.GetMicroSeconds(); }
+
+}  // namespace
+
+NS_OBJECT_ENSURE_REGISTERED(LatpQueueDisc);
+
+TypeId LatpQueueDisc::GetTypeId() {
+  static TypeId tid = TypeId("mantra::LatpQueueDisc")
+                          .SetParent<QueueDisc>()
+                          .AddConstructor<LatpQueueDisc>()
+                          .AddAttribute("MaxSize", "The interface queue's limit",
+                                        QueueSizeValue(QueueSize("50p")),
+                                        MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
+                                        MakeQueueSizeChecker());
+  return tid;
+}
+
+LatpQueueDisc::LatpQueueDisc() : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE) {}
+
+void LatpQueueDisc::SetAgent(CoreNodeAgent* agent, std::set<uint16_t> latp_ports) {
+  agent_ = agent;
+  latp_ports_ = std::move(latp_ports);
+}
+
+bool LatpQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item) {
+  if (GetCurrentSize() + item > GetMaxSize()) {
+    DropBeforeEnqueue(item, "Queue disc limit exceeded");
+    return false;
+  }
+  return GetInternalQueue(0)->Enqueue(item);
+}
+
+Ptr<QueueDiscItem> LatpQueueDisc::DoDequeue() {
+  Ptr<QueueDiscItem> item = GetInternalQueue(0)->Dequeue();
+  if (item && agent_) stamp(*item);
+  return item;
+}
+
+Ptr<const QueueDiscItem> LatpQueueDisc::DoPeek() { return GetInternalQueue(0)->Peek(); }
+
+bool LatpQueueDisc::CheckConfig() {
+  if (GetNQueueDiscClasses() > 0 || GetNPacketFilters() > 0) return false;
+  if (GetNInternalQueues() == 0) {
+    AddInternalQueue(CreateObjectWithAttributes<DropTailQueue<QueueDiscItem>>(
+        "MaxSize", QueueSizeValue(GetMaxSize())));
+  }
+  return GetNInternalQueues() == 1;
+}
+
+void LatpQueueDisc::stamp(QueueDiscItem& item) {
+  auto* ip = dynamic_cast<Ipv4QueueDiscItem*>(&item);
+  if (!ip || ip->GetHeader().GetProtocol() != kUdp) return;
+  Ptr<Packet> p = item.GetPacket();
+  if (p->GetSize() < kUdpHeaderBytes + kLatpHeaderBytes) return;
+  uint8_t head[kUdpHeaderBytes + kLatpHeaderBytes];
+  p->CopyData(head, sizeof head);
+  const uint16_t dst_port = static_cast<uint16_t>(head[2] << 8 | head[3]);
+  if (!latp_ports_.count(dst_port)) return;
+  if (!agent_->on_egress(head + kUdpHeaderBytes, kLatpHeaderBytes)) return;
+  UdpHeader udp;
+  LatpHeaderBytes latp;
+  p->RemoveHeader(udp);
+  p->RemoveHeader(latp);
+  std::copy(head + kUdpHeaderBytes, head + sizeof head, latp.bytes);
+  p->AddHeader(latp);
+  p->AddHeader(udp);
+}
+
+LatpAgents::LatpAgents(const Spec& spec, Scenario& s) {
+  std::set<uint16_t> ports;
+  for (size_t i = 0; i < spec.flows.size(); ++i) {
+    if (spec.flows[i].protocol == "latp") ports.insert(flow_port(i));
+  }
+  const uint32_t n = s.nodes.GetN();
+  ready_.assign(n, {});
+  unmatched_acks_.assign(n, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string error;
+    agents_.push_back(make_core_node_agent(spec.latp_agent_params, error));
+    if (!agents_.back()) throw std::runtime_error("latp_agent: " + error);
+    CoreNodeAgent* agent = agents_.back().get();
+    Ptr<Node> node = s.nodes.Get(i);
+    auto dev = DynamicCast<WifiNetDevice>(node->GetDevice(0));
+    if (!dev) throw std::runtime_error("latp agents need a wireless topology");
+
+    Ptr<QueueDisc> root = node->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(dev);
+    auto qd = DynamicCast<LatpQueueDisc>(root);
+    if (!qd) throw std::runtime_error("latp agents: node " + std::to_string(i) + " has no LatpQueueDisc");
+    qd->SetAgent(agent, ports);
+
+    const bool phy_ok = dev->GetPhy()->GetState()->TraceConnectWithoutContext(
+        "State", MakeBoundCallback(
+                     +[](CoreNodeAgent* a, Time start, Time duration, WifiPhyState state) {
+                       if (state == WifiPhyState::TX) a->on_transmit(us(start), us(duration));
+                       if (state == WifiPhyState::RX || state == WifiPhyState::CCA_BUSY) {
+                         a->on_channel_busy(us(start), us(duration));
+                       }
+                     },
+                     agent));
+    Ptr<WifiMac> mac = dev->GetMac();
+    const bool queue_ok = mac->GetTxopQueue(AC_BE_NQOS)->TraceConnectWithoutContext(
+        "Enqueue", MakeBoundCallback(
+                       +[](ReadyFrame* ready, Ptr<const WifiMpdu> mpdu) {
+                         *ready = {mpdu->GetPacket()->GetUid(), us(Simulator::Now())};
+                       },
+                       &ready_[i]));
+    const bool ack_ok = mac->TraceConnectWithoutContext(
+        "AckedMpdu", MakeBoundCallback(
+                         +[](CoreNodeAgent* a, ReadyFrame* ready, int64_t* unmatched, Ptr<const WifiMpdu> mpdu) {
+                           if (mpdu->GetPacket()->GetUid() != ready->packet_uid || ready->ready_us < 0) {
+                             ++*unmatched;
+                             return;
+                           }
+                           a->on_mac_acked(ready->ready_us, us(Simulator::Now()), mpdu->GetPacketSize());
+                         },
+                         agent, &ready_[i], &unmatched_acks_[i]));
+    if (!phy_ok || !queue_ok || !ack_ok) throw std::runtime_error("latp agents: an ns-3 trace source is missing");
+  }
+}
+
+nlohmann::json LatpAgents::summary() const {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (size_t i = 0; i < agents_.size(); ++i) {
+    nlohmann::json a = {{"node", i}, {"unmatched_acks", unmatched_acks_[i]}};
+    for (const auto& [k, v] : agents_[i]->diagnostics()) a[k] = v;
+    nodes.push_back(a);
+  }
+  return nodes;
+}
+
+}  // namespace mantra::sim

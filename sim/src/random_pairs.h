@@ -1,0 +1,25 @@
+// Random source-destination pairs at least k hops apart (LATP Table 2: "ten
+// randomly chosen pairs with a minimum hop distance of five hops").
+//
+// Hops are counted on the unit-disk graph of the nodes' positions at t = 0
+// with the radio's decode range (breadth-first search). Each random flow, in
+// spec order, draws uniformly among the ordered pairs at least `min_hops`
+// apart whose nodes no earlier flow of the run already pairs, from an ns-3
+// random stream of its own, so the draw depends only on seed and topology.
+#pragma once
+
+#include <vector>
+
+#include "scenario.h"
+#include "spec.h"
+
+namespace mantra::sim {
+
+// The run's flows with every random pair drawn; throws std::runtime_error
+// naming the flow when no pair is far enough apart.
+std::vector<FlowSpec> draw_random_pairs(const Spec& spec, const Scenario& scenario);
+
+// Hop distances from `src` at t = 0 (-1: unreachable).
+std::vector<int> hop_distances(const Scenario& scenario, double range_m, int src);
+
+}  // namespace mantra::sim

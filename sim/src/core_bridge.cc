@@ -1,6 +1,7 @@
 // C++20 side of the bridge: wraps core endpoints behind core_bridge.h.
 #include "core_bridge.h"
 
+#include "latp/latp_wire.h"
 #include "latp/node_agent.h"
 #include "mantra/registry.h"
 
@@ -74,6 +75,8 @@ class BridgedNodeAgent : public CoreNodeAgent {
 };
 
 }  // namespace
+
+size_t latp_data_header_bytes() { return latp::kDataHeaderBytes; }
 
 std::unique_ptr<CoreNodeAgent> make_core_node_agent(const CoreParams& params, std::string& error) {
   latp::NodeAgentConfig config;

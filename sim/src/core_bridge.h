@@ -58,6 +58,9 @@ class CoreNodeAgent {
   virtual std::vector<std::pair<std::string, double>> diagnostics() const = 0;
 };
 
+// Bytes of the LATP data header that on_egress() may rewrite (latp_wire.h).
+size_t latp_data_header_bytes();
+
 // On bad parameters returns null and sets `error`.
 std::unique_ptr<CoreNodeAgent> make_core_node_agent(const CoreParams& params, std::string& error);
 

@@ -20,7 +20,8 @@ namespace {
 
 constexpr uint8_t kUdp = 17;
 constexpr size_t kUdpHeaderBytes = 8;
-constexpr size_t kLatpHeaderBytes = 16;  // core/src/latp/latp_wire.h: kDataHeaderBytes
+// The header is copied into a fixed buffer; the core's size must fit it.
+constexpr size_t kLatpHeaderBytes = 16;
 
 // The LATP header as raw bytes, so R can be rewritten in a packet in place
 // (RemoveHeader / AddHeader keep the packet's tags).
@@ -110,6 +111,7 @@ void LatpQueueDisc::stamp(QueueDiscItem& item) {
 }
 
 LatpAgents::LatpAgents(const Spec& spec, Scenario& s) {
+  if (latp_data_header_bytes() != kLatpHeaderBytes) throw std::logic_error("LATP header size differs from the core's");
   std::set<uint16_t> ports;
   for (size_t i = 0; i < spec.flows.size(); ++i) {
     if (spec.flows[i].protocol == "latp") ports.insert(flow_port(i));

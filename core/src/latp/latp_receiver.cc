@@ -51,7 +51,7 @@ void LatpReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
   } else {
     filter_.add(now, h->rate_feedback_Bps, sender_rtt_);
   }
-  arrivals_.emplace_back(now, static_cast<int64_t>(bytes.size()));
+  arrivals_.add(now, static_cast<int64_t>(bytes.size()));
   if (!arrival.late) {
     last_timestamp_ms_ = h->timestamp_ms;
     last_arrival_ = now;
@@ -81,10 +81,7 @@ void LatpReceiver::handle_timeout(Time now) {
 double LatpReceiver::receive_rate_Bps(Time now) const {
   Duration window = sender_rtt_;
   if (last_feedback_) window = std::max(window, now - *last_feedback_);
-  if (window <= Duration::zero()) return 0.0;
-  int64_t bytes = 0;
-  for (auto it = arrivals_.rbegin(); it != arrivals_.rend() && now - it->first <= window; ++it) bytes += it->second;
-  return static_cast<double>(bytes) / window.secs();
+  return arrivals_.rate_Bps(now, window);
 }
 
 std::optional<Datagram> LatpReceiver::poll_transmit(Time now) {
@@ -101,7 +98,7 @@ std::optional<Datagram> LatpReceiver::poll_transmit(Time now) {
 
   // Keep the arrivals that a later window (at most max(RTT, 1 s)) may need.
   const Duration keep = std::max(sender_rtt_, Duration::seconds(1));
-  while (!arrivals_.empty() && now - arrivals_.front().first > keep) arrivals_.pop_front();
+  arrivals_.forget_through(now - keep);
   feedback_now_ = false;
   loss_pending_ = false;
   data_since_feedback_ = false;

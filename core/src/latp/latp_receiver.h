@@ -23,12 +23,12 @@
 // sender has an RTT (field 0) it sets U on every packet, so each is answered.
 #pragma once
 
-#include <deque>
 #include <optional>
 #include <string>
 #include <utility>
 
 #include "common/loss_detector.h"
+#include "common/receive_rate_meter.h"
 #include "latp/latp_wire.h"
 #include "latp/rate_feedback_filter.h"
 #include "mantra/endpoint.h"
@@ -69,7 +69,7 @@ class LatpReceiver : public Receiver {
   bool data_since_feedback_ = false;
   std::optional<Time> last_feedback_;
   std::optional<Time> feedback_deadline_;
-  std::deque<std::pair<Time, int64_t>> arrivals_;  // (time, bytes) for s
+  ReceiveRateMeter arrivals_;  // for s
   int64_t losses_ = 0, urgent_ = 0, unbounded_r_ = 0;
 };
 

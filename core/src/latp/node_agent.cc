@@ -20,17 +20,15 @@ void NodeAgent::add_busy(Time start, Duration d) {
   const Time from = last_attempt_ ? std::max(start, *last_attempt_) : start;
   const Time end = start + d;
   if (end > from) busy_since_attempt_ += end - from;
-  busy_total_s_ += d.secs();
-  first_period_ = std::min(first_period_, start);
-  last_period_end_ = std::max(last_period_end_, end);
+  busy_total_ += d;
+  if (!first_busy_) first_busy_ = start;
   last_busy_end_ = std::max(last_busy_end_, end);
-  seen_busy_ = true;
 }
 
 void NodeAgent::on_channel_busy(Time start, Duration d) { add_busy(start, d); }
 
 void NodeAgent::on_transmit(Time start, Duration d) {
-  const bool after_difs = !seen_busy_ || start - last_busy_end_ >= config_.difs;
+  const bool after_difs = !first_busy_ || start - last_busy_end_ >= config_.difs;
   if (after_difs) {
     ++attempts_;
     if (last_attempt_ && start > *last_attempt_) {
@@ -65,14 +63,16 @@ bool NodeAgent::on_egress(std::span<uint8_t> packet) {
 }
 
 std::vector<std::pair<std::string, double>> NodeAgent::diagnostics() const {
-  const double span_s = last_period_end_ > first_period_ ? (last_period_end_ - first_period_).secs() : 0.0;
   std::vector<std::pair<std::string, double>> d = {
       {"attempts", static_cast<double>(attempts_)},
       {"acks", static_cast<double>(acks_)},
       {"latp_egress", static_cast<double>(egress_)},
       {"latp_stamped", static_cast<double>(stamped_)},
-      {"busy_fraction", span_s > 0 ? busy_total_s_ / span_s : 0.0},
   };
+  // Undefined (absent) before the PHY has been busy over a span of time.
+  if (first_busy_ && last_busy_end_ > *first_busy_) {
+    d.emplace_back("busy_fraction", busy_total_ / (last_busy_end_ - *first_busy_));
+  }
   if (busyness_.has_value()) d.emplace_back("busyness", busyness_.value());
   if (throughput_.has_value()) d.emplace_back("throughput_Bps", throughput_.value());
   if (auto p = permissible_Bps()) d.emplace_back("permissible_Bps", *p);

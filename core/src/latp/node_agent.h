@@ -71,12 +71,12 @@ class NodeAgent {
   WindowedEwma busyness_;
   WindowedEwma throughput_;
   std::optional<Time> last_attempt_;
-  Time last_busy_end_ = Time::zero();
-  bool seen_busy_ = false;
   Duration busy_since_attempt_;
   int64_t attempts_ = 0, acks_ = 0, egress_ = 0, stamped_ = 0;
-  double busy_total_s_ = 0.0;  // for the node's mean busyness over the run
-  Time first_period_ = Time::never(), last_period_end_ = Time::zero();
+  // Every PHY busy period seen: the first start, the latest end, the sum.
+  std::optional<Time> first_busy_;
+  Time last_busy_end_ = Time::zero();
+  Duration busy_total_;
 };
 
 }  // namespace mantra::latp

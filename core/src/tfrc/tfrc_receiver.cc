@@ -15,13 +15,6 @@ std::string TfrcReceiver::parse(const Params& params, ReceiverConfig& out) {
   return r.finish();
 }
 
-double TfrcReceiver::receive_rate(Time now, Duration window) const {
-  if (window <= Duration::zero()) return 0.0;
-  int64_t bytes = 0;
-  for (auto it = arrivals_.rbegin(); it != arrivals_.rend() && it->first > now - window; ++it) bytes += it->second;
-  return static_cast<double>(bytes) / window.secs();
-}
-
 bool TfrcReceiver::add_loss(int64_t seq, Time nominal_arrival) {
   const bool new_event = intervals_.on_loss(seq, nominal_arrival, sender_rtt_);
   if (new_event) {
@@ -36,7 +29,7 @@ void TfrcReceiver::synthesize_first_interval(Time now) {
   // rate over the last RTT, no less than 0.5 packets per RTT.
   const double s = std::max(1.0, mean_packet_bytes_);
   const double rtt_s = sender_rtt_ > Duration::zero() ? sender_rtt_.secs() : 0.5;
-  const double x_target = std::max(receive_rate(now, Duration::from_seconds(rtt_s)), 0.5 * s / rtt_s);
+  const double x_target = std::max(arrivals_.rate_Bps(now, Duration::from_seconds(rtt_s)), 0.5 * s / rtt_s);
   const double p = tfrc_loss_rate_for(s, rtt_s, x_target);
   intervals_.set_first_interval(1.0 / p);
 }
@@ -53,7 +46,7 @@ void TfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
   last_timestamp_ = data->timestamp;
   last_arrival_ = now;
   if (data->sender_rtt > Duration::zero()) sender_rtt_ = data->sender_rtt;
-  arrivals_.emplace_back(now, static_cast<int64_t>(bytes.size()));
+  arrivals_.add(now, static_cast<int64_t>(bytes.size()));
   const double n = static_cast<double>(stats_.datagrams_received);
   mean_packet_bytes_ += (static_cast<double>(bytes.size()) - mean_packet_bytes_) / n;
 
@@ -94,7 +87,7 @@ std::optional<Datagram> TfrcReceiver::poll_transmit(Time now) {
   f.t_delay = now - last_arrival_;
   if (last_feedback_) {  // the first report carries X_recv = 0 (§6.3)
     const Duration window = std::max(sender_rtt_, now - *last_feedback_);
-    f.x_recv_bytes_per_s = static_cast<uint32_t>(std::min(receive_rate(now, window), 4.0e9));
+    f.x_recv_bytes_per_s = static_cast<uint32_t>(std::min(arrivals_.rate_Bps(now, window), 4.0e9));
   }
   f.p = intervals_.loss_event_rate();
   f.highest_seq = static_cast<uint32_t>(std::max<int64_t>(detector_.highest_seq(), 0));
@@ -104,8 +97,7 @@ std::optional<Datagram> TfrcReceiver::poll_transmit(Time now) {
   data_since_feedback_ = false;
   if (sender_rtt_ > Duration::zero()) {
     feedback_deadline_ = now + sender_rtt_;
-    const Time keep_after = now - sender_rtt_ * 4;
-    while (!arrivals_.empty() && arrivals_.front().first <= keep_after) arrivals_.pop_front();
+    arrivals_.forget_through(now - sender_rtt_ * 4);
   } else {
     feedback_deadline_.reset();
   }

@@ -27,6 +27,7 @@
 
 #include "common/loss_detector.h"
 #include "common/loss_intervals.h"
+#include "common/receive_rate_meter.h"
 #include "mantra/endpoint.h"
 #include "mantra/params.h"
 #include "tfrc/tfrc_wire.h"
@@ -52,8 +53,6 @@ class TfrcReceiver : public Receiver {
   const LossIntervals& intervals() const { return intervals_; }
 
  protected:
-  // The receive rate in bytes/s over (now - window, now].
-  double receive_rate(Time now, Duration window) const;
   // Feeds one detected loss; returns true if it began a new loss event.
   // ADTFRC overrides this to count only losses seen in congestion.
   virtual bool add_loss(int64_t seq, Time nominal_arrival);
@@ -83,7 +82,7 @@ class TfrcReceiver : public Receiver {
   Time last_arrival_;          // when it arrived
   std::optional<Time> last_feedback_;
   std::optional<Time> feedback_deadline_;
-  std::deque<std::pair<Time, int64_t>> arrivals_;  // (time, bytes) for X_recv
+  ReceiveRateMeter arrivals_;  // for X_recv
   int64_t ecn_marks_ = 0;
 };
 

@@ -1,5 +1,6 @@
 # The README's two commands are `make test` and `make demo`. Each installs
-# what is missing (Debian packages, the pinned Python environment), builds
+# what is missing (Debian packages, the pinned Python environment, ns-3.44
+# from PyPI's ns3 wheel, pinned by hash, into .deps/), builds
 # incrementally with CMake + Ninja, then does its job.
 .PHONY: all system setup build test demo bench clean
 BUILD := build
@@ -11,15 +12,21 @@ all: build
 system:
 	@scripts/setup-system.sh
 
-setup: system $(VENV)/.installed
+NS3 := .deps/ns3-3.44.post0
+
+setup: system $(VENV)/.installed $(NS3)/.complete
 
 $(VENV)/.installed: requirements.txt | system
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
 	@touch $@
 
+# ns-3's headers and libraries (C++ only): scripts/fetch-ns3.sh, pinned by version and hash.
+$(NS3)/.complete: scripts/fetch-ns3.sh | $(VENV)/.installed
+	scripts/fetch-ns3.sh $(VENV)/bin/pip
+
 # Configured once; `cmake --build` re-runs CMake itself when CMakeLists change.
-$(BUILD)/build.ninja: | system
+$(BUILD)/build.ninja: | system $(NS3)/.complete
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 
 build: setup $(BUILD)/build.ninja
@@ -38,6 +45,7 @@ bench: build
 	PYTHONPATH=python $(VENV)/bin/python bench/runner_overhead.py
 	PYTHONPATH=python $(VENV)/bin/python bench/apps_overhead.py
 	PYTHONPATH=python $(VENV)/bin/python bench/latp_agent_overhead.py
+	PYTHONPATH=python $(VENV)/bin/python bench/chain_capacity.py
 
 clean:
 	rm -rf $(BUILD)

@@ -3,11 +3,19 @@ run at 10 m/s with one TFRC flow, against the same run with a CBR flow at
 TFRC's average sending rate (same seed: same mobility). Reports wall times
 and their ratio; the issue's bound is a ratio of at most 1.30.
 
-    make bench        (or: PYTHONPATH=python .venv/bin/python bench/apps_overhead.py [--seeds N])
+With several --sim (e.g. two ns-3 versions) every seed runs on each binary in
+turn, TFRC runs first on all, then CBR, the binaries' order alternating by
+seed, so machine load falls on all alike; each binary gets its own ratio and
+its absolute wall times (its CBR rate is its own TFRC's sending rate).
+
+    make bench        (or: PYTHONPATH=python .venv/bin/python bench/apps_overhead.py
+                           [--seeds N] [--sim PATH ...] [--json FILE])
 """
 import argparse
+import json
 import statistics
 
+import sims
 from mantra.simulator import run_spec
 
 BASE = {
@@ -20,21 +28,44 @@ BASE = {
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--json", help="write every run here")
+    sims.add_argument(ap)
     args = ap.parse_args()
-    rows = []
+    binaries = sims.resolve(args)
+    infos = [sims.describe(b) for b in binaries]
+    names = sims.labels(infos)
+    rows = {n: [] for n in names}
     for seed in range(1, args.seeds + 1):
-        tfrc = run_spec(dict(BASE, seed=seed, flows=[{"protocol": "tfrc", "src": 0, "dst": 1, "start": 0}]))
-        f = tfrc["flows"][0]
-        rate_bps = max(1000, round(f["sent_bytes"] * 8 / (f["stop"] - f["start"])))
-        cbr = run_spec(dict(BASE, seed=seed, flows=[{"protocol": "cbr", "src": 0, "dst": 1, "start": 0, "rate": rate_bps}]))
-        t, c = tfrc["provenance"], cbr["provenance"]
-        rows.append((seed, rate_bps, t["wall_s"], t["events"], c["wall_s"], c["events"]))
-        print(f"seed {seed}: tfrc {t['wall_s']:.2f} s ({t['events']} events, {rate_bps/1e3:.1f} kb/s sent)  "
-              f"cbr {c['wall_s']:.2f} s ({c['events']} events)  ratio {t['wall_s']/c['wall_s']:.3f}", flush=True)
-    ratio = sum(r[2] for r in rows) / sum(r[4] for r in rows)
-    ev = sum(r[3] for r in rows) / sum(r[5] for r in rows)
-    print(f"total wall-time ratio tfrc/cbr {ratio:.3f} (events ratio {ev:.3f}); median per seed "
-          f"{statistics.median(r[2]/r[4] for r in rows):.3f}")
+        order = list(zip(names, binaries))
+        if seed % 2 == 0:
+            order.reverse()
+        tfrc, rate = {}, {}
+        for name, sim in order:
+            tfrc[name] = run_spec(dict(BASE, seed=seed, flows=[{"protocol": "tfrc", "src": 0, "dst": 1, "start": 0}]), sim)
+            f = tfrc[name]["flows"][0]
+            rate[name] = max(1000, round(f["sent_bytes"] * 8 / (f["stop"] - f["start"])))
+        for name, sim in order:
+            cbr = run_spec(dict(BASE, seed=seed, flows=[{"protocol": "cbr", "src": 0, "dst": 1, "start": 0,
+                                                         "rate": rate[name]}]), sim)
+            t, c = tfrc[name]["provenance"], cbr["provenance"]
+            rows[name].append({"seed": seed, "rate_bps": rate[name], "tfrc_wall_s": t["wall_s"],
+                               "tfrc_events": t["events"], "cbr_wall_s": c["wall_s"], "cbr_events": c["events"],
+                               "ns3_version": t["ns3_version"]})
+            prefix = f"{name}: " if len(names) > 1 else ""
+            print(f"{prefix}seed {seed}: tfrc {t['wall_s']:.2f} s ({t['events']} events, {rate[name]/1e3:.1f} kb/s sent)  "
+                  f"cbr {c['wall_s']:.2f} s ({c['events']} events)  ratio {t['wall_s']/c['wall_s']:.3f}", flush=True)
+    for name in names:
+        r = rows[name]
+        tw, cw = sum(x["tfrc_wall_s"] for x in r), sum(x["cbr_wall_s"] for x in r)
+        ev = sum(x["tfrc_events"] for x in r) / sum(x["cbr_events"] for x in r)
+        prefix = f"{name}: " if len(names) > 1 else ""
+        print(f"{prefix}total wall-time ratio tfrc/cbr {tw / cw:.3f} (events ratio {ev:.3f}); median per seed "
+              f"{statistics.median(x['tfrc_wall_s'] / x['cbr_wall_s'] for x in r):.3f}; "
+              f"wall time tfrc {tw:.2f} s + cbr {cw:.2f} s = {tw + cw:.2f} s")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"bench": "apps_overhead", "sims": [dict(i, label=n) for i, n in zip(infos, names)], "runs": rows},
+                      out, indent=1)
 
 
 if __name__ == "__main__":

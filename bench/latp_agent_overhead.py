@@ -5,10 +5,18 @@ throughput meter, per-packet stamping in the interface queue) and with
 `latp_agent: false`. The cap makes both runs send the same packets, so the
 wall-time ratio is the agents' own cost; the issue's bound is at most 1.15.
 
-    make bench        (or: PYTHONPATH=python .venv/bin/python bench/latp_agent_overhead.py [--seeds N])
+With several --sim (e.g. two ns-3 versions) each seed's runs alternate between
+the binaries (A on, B on, A off, B off; on even seeds B off, A off, B on, A on), so
+machine load falls on all alike; each binary gets its own ratio and its
+absolute wall times.
+
+    make bench        (or: PYTHONPATH=python .venv/bin/python bench/latp_agent_overhead.py
+                           [--seeds N] [--sim PATH ...] [--json FILE])
 """
 import argparse
+import json
 
+import sims
 from mantra.simulator import run_spec
 
 HOPS = 10
@@ -20,8 +28,8 @@ BASE = {
 }
 
 
-def run(seed, agents):
-    r = run_spec(dict(BASE, seed=seed, latp_agent=agents))
+def run(seed, agents, sim):
+    r = run_spec(dict(BASE, seed=seed, latp_agent=agents), sim)
     f = r["flows"][0]
     stamped = sum(a["latp_stamped"] for a in r.get("latp_agents", []))
     return r["provenance"]["wall_s"], r["provenance"]["events"], f["sent"], stamped
@@ -30,18 +38,38 @@ def run(seed, agents):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--json", help="write every run here")
+    sims.add_argument(ap)
     args = ap.parse_args()
-    on_total = off_total = 0.0
+    binaries = sims.resolve(args)
+    infos = [sims.describe(b) for b in binaries]
+    names = sims.labels(infos)
+    rows = {n: [] for n in names}
     for seed in range(1, args.seeds + 1):
         # Alternate the order so that a slow spell of the machine hits both.
         order = (True, False) if seed % 2 else (False, True)
-        runs = {agents: run(seed, agents) for agents in order}
-        (on_s, on_ev, on_sent, stamped), (off_s, off_ev, off_sent, _) = runs[True], runs[False]
-        on_total += on_s
-        off_total += off_s
-        print(f"seed {seed}: agents {on_s:.2f} s ({on_ev} events, {on_sent} packets, {stamped} stamps)  "
-              f"none {off_s:.2f} s ({off_ev} events, {off_sent} packets)  ratio {on_s / off_s:.3f}", flush=True)
-    print(f"total wall-time ratio agents/none {on_total / off_total:.3f} (bound 1.15)")
+        pairs = list(zip(names, binaries)) if seed % 2 else list(zip(names, binaries))[::-1]
+        runs = {}
+        for agents in order:
+            for name, sim in pairs:
+                runs[name, agents] = run(seed, agents, sim)
+        for name in names:
+            (on_s, on_ev, on_sent, stamped), (off_s, off_ev, off_sent, _) = runs[name, True], runs[name, False]
+            rows[name].append({"seed": seed, "agents_wall_s": on_s, "agents_events": on_ev, "agents_sent": on_sent,
+                               "stamped": stamped, "none_wall_s": off_s, "none_events": off_ev, "none_sent": off_sent})
+            prefix = f"{name}: " if len(names) > 1 else ""
+            print(f"{prefix}seed {seed}: agents {on_s:.2f} s ({on_ev} events, {on_sent} packets, {stamped} stamps)  "
+                  f"none {off_s:.2f} s ({off_ev} events, {off_sent} packets)  ratio {on_s / off_s:.3f}", flush=True)
+    for name in names:
+        on_total = sum(r["agents_wall_s"] for r in rows[name])
+        off_total = sum(r["none_wall_s"] for r in rows[name])
+        prefix = f"{name}: " if len(names) > 1 else ""
+        print(f"{prefix}total wall-time ratio agents/none {on_total / off_total:.3f} (bound 1.15); "
+              f"wall time agents {on_total:.2f} s + none {off_total:.2f} s = {on_total + off_total:.2f} s")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"bench": "latp_agent_overhead", "sims": [dict(i, label=n) for i, n in zip(infos, names)],
+                       "runs": rows}, out, indent=1)
 
 
 if __name__ == "__main__":

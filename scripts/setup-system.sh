@@ -3,9 +3,10 @@
 # Idempotent: a second call checks with dpkg and returns at once.
 set -euo pipefail
 # chromium: the report test renders report.html headless. util-linux: setpriv, which ties
-# each mantra-sim to its runner's life.
-PACKAGES=(libns3-dev libgsl-dev libgtest-dev nlohmann-json3-dev cmake ninja-build g++ pkg-config python3-venv
-          chromium util-linux)
+# each mantra-sim to its runner's life. clang-14, libclang-rt-14-dev: libFuzzer for the
+# spec fuzzer (scripts/fuzz-spec.sh).
+PACKAGES=(libgtest-dev nlohmann-json3-dev cmake ninja-build g++ python3-venv
+          chromium util-linux clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -73,7 +73,7 @@ def bad(write_spec, spec, *overrides, name="spec.json"):
 def test_bad_input_exits_2_with_one_line_naming_the_key(write_spec):
     assert "durration: unknown key" in bad(write_spec, dict(CHAIN, durration=3))
     assert "seed: missing required field" in bad(write_spec, {k: v for k, v in CHAIN.items() if k != "seed"})
-    assert "flows[0].start: must not be negative" in bad(write_spec, CHAIN, "flows.0.start=-1")
+    assert "flows[0].start: -1 is out of range (0 .. 1000000 s)" in bad(write_spec, CHAIN, "flows.0.start=-1")
     assert "flows[0].dst: must differ from src" in bad(write_spec, CHAIN, "flows.0.dst=0")
     assert "flows[0].dst: node 7 out of range" in bad(write_spec, CHAIN, "flows.0.dst=7")
     assert "flows[0].protocol: unknown protocol 'quic'" in bad(write_spec, CHAIN, "flows.0.protocol=quic")

@@ -17,6 +17,7 @@ from pathlib import Path
 from mantra.errors import InputError
 from mantra.simulator import ROOT, SimulationFailed, run_spec
 from mantra.spec import build_spec
+from mantra.spec_check import one_line
 from mantra.table import format_result
 
 
@@ -149,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except InputError as e:
-        print(f"mantra: {e}", file=sys.stderr)
+        print(f"mantra: {one_line(str(e), 2000)}", file=sys.stderr)  # one line, whatever a path or key holds
         return 2
     except KeyboardInterrupt:
         print("mantra: interrupted; finished runs are kept, run again to go on", file=sys.stderr)

@@ -15,6 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
+# mantra-sim's exit status when the result is complete but ns-3's teardown faulted.
+TEARDOWN_FAULT = 3
+
 _build_ids: dict[tuple[str, int, int], str] = {}
 
 
@@ -39,8 +42,8 @@ def die_with_parent() -> list[str]:
 
 def execute(spec_text: str, sim_path: str, tmp_root: str | None = None) -> dict:
     """Runs mantra-sim on one spec (JSON text). Returns the exit status, stderr, the
-    result JSON text (None unless it succeeded), the simulator's wall time, and the
-    build and host that ran it."""
+    result JSON text (None unless the run finished: exit 0, or 3 for a fault after the
+    result was written), the simulator's wall time, and the build and host that ran it."""
     sim = os.environ.get("MANTRA_SIM", sim_path)
     outcome = {"returncode": None, "stderr": "", "result": None, "sim_wall_s": 0.0, "host": socket.gethostname()}
     try:
@@ -58,6 +61,8 @@ def execute(spec_text: str, sim_path: str, tmp_root: str | None = None) -> dict:
         outcome["sim_wall_s"] = time.perf_counter() - began
         outcome["returncode"] = proc.returncode
         outcome["stderr"] = proc.stderr[-20000:]
-        if proc.returncode == 0:
+        # Exit 3: the result was written complete, then ns-3 faulted in its
+        # teardown; the finished run is kept (stderr says what happened).
+        if proc.returncode in (0, TEARDOWN_FAULT) and out_path.is_file():
             outcome["result"] = out_path.read_text()
     return outcome

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +29,15 @@ class SimulationFailed(Exception):
         self.stderr = stderr
 
 
-def run_spec(spec: dict[str, Any]) -> dict[str, Any]:
-    """Runs one spec; bad specs raise InputError with mantra-sim's one line."""
-    out = execute(json.dumps(spec), str(sim_binary()))
+def run_spec(spec: dict[str, Any], sim: str | Path | None = None) -> dict[str, Any]:
+    """Runs one spec (on `sim`, default sim_binary()); bad specs raise InputError with
+    mantra-sim's one line."""
+    out = execute(json.dumps(spec), str(sim or sim_binary()))
     if out["returncode"] == 2:
         message = out["stderr"].strip().splitlines()[0] if out["stderr"].strip() else "bad spec"
         raise InputError(re.sub(r"^mantra-sim: \S+: ", "spec: ", message))
-    if out["returncode"] != 0:
+    if out["result"] is None:
         raise SimulationFailed(out["returncode"], out["stderr"])
+    if out["returncode"] != 0:  # finished, then ns-3 faulted in teardown: keep the result, say so
+        print(out["stderr"].strip().splitlines()[-1], file=sys.stderr)
     return json.loads(out["result"])

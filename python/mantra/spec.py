@@ -1,8 +1,9 @@
 """Loading run specs (YAML or JSON) and applying dotted-key overrides.
 
-The simulator checks every key itself; this module only turns files and
-``--set key=value`` arguments into one JSON document, with errors that name the
-file and line (malformed input) or the key (an override that cannot apply).
+The simulator checks every key itself; this module turns files and ``--set key=value``
+arguments into one JSON document, with errors that name the file and line (malformed
+input) or the key (an override that cannot apply), and pre-checks the ranges of its
+numbers (spec_check.py), which also catches what JSON cannot carry (NaN, dates).
 """
 from __future__ import annotations
 
@@ -14,29 +15,83 @@ from typing import Any
 import yaml
 
 from mantra.errors import InputError
+from mantra.spec_check import MAX_BYTES, MAX_DEPTH, check_spec, one_line
+
+
+class _Duplicate(yaml.constructor.ConstructorError):
+    """A mapping that gives one key twice (YAML would keep the last silently)."""
+
+
+class _Loader(yaml.SafeLoader):
+    """safe_load, refusing duplicate keys."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[str] = set()
+        for key_node, _ in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge":
+                if key_node.value in seen:
+                    raise _Duplicate(None, None, f"{one_line(key_node.value)}: given twice", key_node.start_mark)
+                seen.add(key_node.value)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    doc: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in doc:
+            raise _DuplicateJson(key)
+        doc[key] = value
+    return doc
+
+
+class _DuplicateJson(ValueError):
+    pass
+
+
+def parse_yaml(text: str) -> Any:
+    """yaml.safe_load without duplicate keys. Deep nesting raises RecursionError."""
+    return yaml.load(text, Loader=_Loader)  # noqa: S506 (_Loader is a SafeLoader)
 
 
 def load_spec(path: str | Path) -> dict[str, Any]:
-    """Reads a spec from YAML (.yaml/.yml) or JSON (.json)."""
+    """Reads a spec from YAML (.yaml/.yml) or JSON (.json): UTF-8, at most MAX_BYTES,
+    no key given twice, nested at most MAX_DEPTH deep (checked in full by check_spec)."""
     path = Path(path)
+    if path.suffix not in (".yaml", ".yml", ".json"):
+        raise InputError(f"{path}: a spec must be .yaml, .yml or .json")
     try:
-        text = path.read_text()
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror}") from None
-    if path.suffix in (".yaml", ".yml"):
-        try:
-            doc = yaml.safe_load(text)
-        except yaml.MarkedYAMLError as e:
-            mark = e.problem_mark
-            line = f":{mark.line + 1}" if mark is not None else ""
-            raise InputError(f"{path}{line}: malformed YAML: {e.problem}") from None
-    elif path.suffix == ".json":
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise InputError(f"{path}:{e.lineno}: malformed JSON: {e.msg}") from None
-    else:
-        raise InputError(f"{path}: a spec must be .yaml, .yml or .json")
+    if len(data) > MAX_BYTES:
+        raise InputError(f"{path}: the spec is larger than {MAX_BYTES} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(f"{path}:{line}: not UTF-8 text (byte {e.start})") from None
+    try:
+        if path.suffix in (".yaml", ".yml"):
+            try:
+                doc = parse_yaml(text)
+            except _Duplicate as e:
+                raise InputError(f"{path}:{e.problem_mark.line + 1}: {e.problem}") from None
+            except yaml.MarkedYAMLError as e:
+                mark = e.problem_mark
+                line = f":{mark.line + 1}" if mark is not None else ""
+                raise InputError(f"{path}{line}: malformed YAML: {one_line(str(e.problem), 200)}") from None
+            except yaml.YAMLError as e:
+                raise InputError(f"{path}: malformed YAML: {one_line(str(e), 200)}") from None
+        else:
+            try:
+                doc = json.loads(text, object_pairs_hook=_no_duplicates)
+            except json.JSONDecodeError as e:
+                raise InputError(f"{path}:{e.lineno}: malformed JSON: {e.msg}") from None
+            except _DuplicateJson as e:
+                raise InputError(f"{path}: {one_line(str(e))}: given twice") from None
+    except RecursionError:
+        raise InputError(f"{path}: the spec nests deeper than {MAX_DEPTH} levels") from None
     if not isinstance(doc, dict):
         raise InputError(f"{path}: a spec must be a mapping of keys")
     return doc
@@ -46,11 +101,11 @@ def parse_override(text: str) -> tuple[list[str], Any]:
     """'mobility.speed=10' -> (['mobility', 'speed'], 10); values are YAML scalars or lists."""
     key, sep, raw = text.partition("=")
     if not sep or not key:
-        raise InputError(f"--set {text}: expected key=value")
+        raise InputError(f"--set {one_line(text)}: expected key=value")
     try:
-        value = yaml.safe_load(raw) if raw else ""
-    except yaml.YAMLError:
-        raise InputError(f"--set {key}: cannot parse value {raw!r}") from None
+        value = parse_yaml(raw) if raw else ""
+    except (yaml.YAMLError, RecursionError):
+        raise InputError(f"--set {one_line(key)}: cannot parse value {one_line(repr(raw))}") from None
     return key.split("."), value
 
 
@@ -112,14 +167,16 @@ def apply_override(spec: dict[str, Any], dotted: list[str], value: Any) -> None:
     try:
         places = resolve_all(spec, dotted, create_sections=True)
     except KeyPathError as e:
-        raise InputError(f"--set {'.'.join(dotted)}: {e}") from None
+        raise InputError(f"--set {one_line('.'.join(dotted), 200)}: {one_line(str(e), 200)}") from None
     for container, last in places:
         container[last] = copy.deepcopy(value)
 
 
 def build_spec(path: str | Path, overrides: list[str]) -> dict[str, Any]:
+    """The spec file with its overrides applied, its numbers checked (check_spec)."""
     spec = load_spec(path)
     for text in overrides:
         dotted, value = parse_override(text)
         apply_override(spec, dotted, value)
+    check_spec(spec)
     return spec

@@ -10,7 +10,7 @@
 namespace mantra::sim {
 namespace {
 
-int64_t now_us() { return ns3::Simulator::Now().GetMicroSeconds(); }
+mantra::Time now() { return mantra::Time::from_us(ns3::Simulator::Now().GetMicroSeconds()); }
 
 }  // namespace
 
@@ -32,7 +32,22 @@ void MeasurementTag::Deserialize(ns3::TagBuffer buf) {
 }
 void MeasurementTag::Print(std::ostream& os) const { os << "sent_ns=" << sent_ns << " flow=" << flow << " seq=" << seq; }
 
-EndpointApp::EndpointApp(std::unique_ptr<CoreEndpoint> endpoint, Role role, uint16_t port, ns3::Ipv4Address peer,
+std::vector<std::pair<std::string, double>> endpoint_diagnostics(const mantra::Endpoint& endpoint) {
+  const mantra::EndpointStats s = endpoint.stats();
+  std::vector<std::pair<std::string, double>> d = {
+      {"datagrams_sent", static_cast<double>(s.datagrams_sent)},
+      {"datagrams_received", static_cast<double>(s.datagrams_received)},
+      {"datagrams_rejected", static_cast<double>(s.datagrams_rejected)}};
+  d.insert(d.end(), s.diagnostics.begin(), s.diagnostics.end());
+  return d;
+}
+
+std::vector<mantra::LossVerdict> take_loss_verdicts(mantra::Endpoint& endpoint) {
+  auto* receiver = dynamic_cast<mantra::Receiver*>(&endpoint);
+  return receiver ? receiver->take_loss_verdicts() : std::vector<mantra::LossVerdict>{};
+}
+
+EndpointApp::EndpointApp(std::unique_ptr<mantra::Endpoint> endpoint, Role role, uint16_t port, ns3::Ipv4Address peer,
                          FlowMetrics* metrics, uint32_t flow, LossOracle* oracle)
     : endpoint_(std::move(endpoint)),
       role_(role),
@@ -84,26 +99,27 @@ void EndpointApp::OnReceive(ns3::Ptr<ns3::Socket> socket) {
     }
     rx_buffer_.resize(p->GetSize());  // reused: no allocation per packet once grown
     p->CopyData(rx_buffer_.data(), rx_buffer_.size());
-    endpoint_->handle_datagram(now_us(), rx_buffer_.data(), rx_buffer_.size(), ecn);
+    endpoint_->handle_datagram(now(), rx_buffer_, static_cast<mantra::Ecn>(ecn));
   }
   Pump();
 }
 
 void EndpointApp::OnTimer() {
   if (!running_) return;
-  const int64_t now = now_us();
-  if (auto deadline = endpoint_->poll_timeout_us(); deadline && *deadline <= now) endpoint_->handle_timeout(now);
+  const mantra::Time t = now();
+  if (auto deadline = endpoint_->poll_timeout(); deadline && *deadline <= t) endpoint_->handle_timeout(t);
   Pump();
 }
 
 void EndpointApp::Pump() {
   if (!running_) return;
-  const int64_t now = now_us();
+  const mantra::Time t = now();
   while (peer_known_) {
-    auto d = endpoint_->poll_transmit(now);
+    auto d = endpoint_->poll_transmit(t);
     if (!d) break;
     auto p = ns3::Create<ns3::Packet>(d->bytes.data(), d->bytes.size());
-    if (d->is_data) {
+    const bool is_data = d->kind == mantra::DatagramKind::kData;
+    if (is_data) {
       MeasurementTag tag;
       tag.sent_ns = ns3::Simulator::Now().GetNanoSeconds();
       tag.flow = flow_;
@@ -111,18 +127,18 @@ void EndpointApp::Pump() {
       p->AddPacketTag(tag);
       if (d->seq >= 0) oracle_->on_sent(flow_, d->seq);
     }
-    if (d->ecn != 0) {
+    if (d->ecn != mantra::Ecn::kNotEct) {
       ns3::SocketIpTosTag tos;
-      tos.SetTos(d->ecn);
+      tos.SetTos(static_cast<uint8_t>(d->ecn));
       p->AddPacketTag(tos);
     }
-    if (role_ == Role::kSender && d->is_data) metrics_->on_sent(ns3::Simulator::Now().GetSeconds(), p->GetSize());
+    if (role_ == Role::kSender && is_data) metrics_->on_sent(ns3::Simulator::Now().GetSeconds(), p->GetSize());
     socket_->SendTo(p, 0, ns3::InetSocketAddress(peer_, peer_port_));
   }
   ns3::Simulator::Cancel(timer_);
-  if (auto deadline = endpoint_->poll_timeout_us()) {
+  if (auto deadline = endpoint_->poll_timeout()) {
     // Deadlines are in µs; never schedule in the past.
-    const int64_t wait_us = std::max<int64_t>(0, *deadline - now);
+    const int64_t wait_us = std::max<int64_t>(0, deadline->us() - t.us());
     timer_ = ns3::Simulator::Schedule(ns3::MicroSeconds(wait_us), &EndpointApp::OnTimer, this);
   }
 }

@@ -16,7 +16,7 @@
 #include <ns3/tag.h>
 
 #include "flow_metrics.h"
-#include "core_bridge.h"
+#include "mantra/endpoint.h"
 
 namespace mantra::sim {
 
@@ -39,14 +39,21 @@ class MeasurementTag : public ns3::Tag {
   int64_t seq = -1;    // the protocol's data sequence number; -1: none
 };
 
+// An endpoint's datagram counters, then its protocol-specific values.
+std::vector<std::pair<std::string, double>> endpoint_diagnostics(const mantra::Endpoint& endpoint);
+
+// Loss verdicts a receiver gave since the last call (none for a sender or a
+// receiver that does not identify causes).
+std::vector<mantra::LossVerdict> take_loss_verdicts(mantra::Endpoint& endpoint);
+
 class EndpointApp : public ns3::Application {
  public:
   enum class Role { kSender, kReceiver };
 
-  EndpointApp(std::unique_ptr<CoreEndpoint> endpoint, Role role, uint16_t port, ns3::Ipv4Address peer,
+  EndpointApp(std::unique_ptr<mantra::Endpoint> endpoint, Role role, uint16_t port, ns3::Ipv4Address peer,
               FlowMetrics* metrics, uint32_t flow, LossOracle* oracle);
-  const CoreEndpoint& endpoint() const { return *endpoint_; }
-  CoreEndpoint& endpoint() { return *endpoint_; }
+  const mantra::Endpoint& endpoint() const { return *endpoint_; }
+  mantra::Endpoint& endpoint() { return *endpoint_; }
 
  private:
   void StartApplication() override;
@@ -55,7 +62,7 @@ class EndpointApp : public ns3::Application {
   void OnTimer();
   void Pump();  // send what is due, then re-arm the timer
 
-  std::unique_ptr<CoreEndpoint> endpoint_;
+  std::unique_ptr<mantra::Endpoint> endpoint_;
   Role role_;
   uint16_t port_;
   ns3::Ipv4Address peer_;

@@ -1,5 +1,7 @@
 #include "latp_agents.h"
 
+#include "latp/latp_wire.h"
+
 #include <ns3/drop-tail-queue.h>
 #include <ns3/ipv4-queue-disc-item.h>
 #include <ns3/simulator.h>
@@ -20,8 +22,7 @@ namespace {
 
 constexpr uint8_t kUdp = 17;
 constexpr size_t kUdpHeaderBytes = 8;
-// The header is copied into a fixed buffer; the core's size must fit it.
-constexpr size_t kLatpHeaderBytes = 16;
+constexpr size_t kLatpHeaderBytes = mantra::latp::kDataHeaderBytes;
 
 // The LATP header as raw bytes, so R can be rewritten in a packet in place
 // (RemoveHeader / AddHeader keep the packet's tags).
@@ -42,7 +43,8 @@ class LatpHeaderBytes : public Header {
   uint8_t bytes[kLatpHeaderBytes] = {};
 };
 
-int64_t us(Time t) { return t.GetMicroSeconds(); }
+mantra::Time at(ns3::Time t) { return mantra::Time::from_us(t.GetMicroSeconds()); }
+mantra::Duration lasting(ns3::Time t) { return mantra::Duration::micros(t.GetMicroSeconds()); }
 
 }  // namespace
 
@@ -61,7 +63,7 @@ TypeId LatpQueueDisc::GetTypeId() {
 
 LatpQueueDisc::LatpQueueDisc() : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE) {}
 
-void LatpQueueDisc::SetAgent(CoreNodeAgent* agent, std::set<uint16_t> latp_ports) {
+void LatpQueueDisc::SetAgent(mantra::latp::NodeAgent* agent, std::set<uint16_t> latp_ports) {
   agent_ = agent;
   latp_ports_ = std::move(latp_ports);
 }
@@ -100,7 +102,7 @@ void LatpQueueDisc::stamp(QueueDiscItem& item) {
   p->CopyData(head, sizeof head);
   const uint16_t dst_port = static_cast<uint16_t>(head[2] << 8 | head[3]);
   if (!latp_ports_.count(dst_port)) return;
-  if (!agent_->on_egress(head + kUdpHeaderBytes, kLatpHeaderBytes)) return;
+  if (!agent_->on_egress(std::span<uint8_t>(head + kUdpHeaderBytes, kLatpHeaderBytes))) return;
   UdpHeader udp;
   LatpHeaderBytes latp;
   p->RemoveHeader(udp);
@@ -111,7 +113,6 @@ void LatpQueueDisc::stamp(QueueDiscItem& item) {
 }
 
 LatpAgents::LatpAgents(const Spec& spec, Scenario& s) {
-  if (latp_data_header_bytes() != kLatpHeaderBytes) throw std::logic_error("LATP header size differs from the core's");
   std::set<uint16_t> ports;
   for (size_t i = 0; i < spec.flows.size(); ++i) {
     if (spec.flows[i].protocol == "latp") ports.insert(flow_port(i));
@@ -120,10 +121,12 @@ LatpAgents::LatpAgents(const Spec& spec, Scenario& s) {
   ready_.assign(n, {});
   unmatched_acks_.assign(n, 0);
   for (uint32_t i = 0; i < n; ++i) {
-    std::string error;
-    agents_.push_back(make_core_node_agent(spec.latp_agent_params, error));
-    if (!agents_.back()) throw std::runtime_error("latp_agent: " + error);
-    CoreNodeAgent* agent = agents_.back().get();
+    mantra::latp::NodeAgentConfig config;  // the spec parser checked these parameters
+    if (const std::string error = mantra::latp::NodeAgent::parse(spec.latp_agent_params, config); !error.empty()) {
+      throw std::runtime_error("latp_agent: " + error);
+    }
+    agents_.push_back(std::make_unique<mantra::latp::NodeAgent>(config));
+    mantra::latp::NodeAgent* agent = agents_.back().get();
     Ptr<Node> node = s.nodes.Get(i);
     auto dev = DynamicCast<WifiNetDevice>(node->GetDevice(0));
     if (!dev) throw std::runtime_error("latp agents need a wireless topology");
@@ -135,10 +138,10 @@ LatpAgents::LatpAgents(const Spec& spec, Scenario& s) {
 
     const bool phy_ok = dev->GetPhy()->GetState()->TraceConnectWithoutContext(
         "State", MakeBoundCallback(
-                     +[](CoreNodeAgent* a, Time start, Time duration, WifiPhyState state) {
-                       if (state == WifiPhyState::TX) a->on_transmit(us(start), us(duration));
+                     +[](mantra::latp::NodeAgent* a, ns3::Time start, ns3::Time duration, WifiPhyState state) {
+                       if (state == WifiPhyState::TX) a->on_transmit(at(start), lasting(duration));
                        if (state == WifiPhyState::RX || state == WifiPhyState::CCA_BUSY) {
-                         a->on_channel_busy(us(start), us(duration));
+                         a->on_channel_busy(at(start), lasting(duration));
                        }
                      },
                      agent));
@@ -146,17 +149,17 @@ LatpAgents::LatpAgents(const Spec& spec, Scenario& s) {
     const bool queue_ok = mac->GetTxopQueue(AC_BE_NQOS)->TraceConnectWithoutContext(
         "Enqueue", MakeBoundCallback(
                        +[](ReadyFrame* ready, Ptr<const WifiMpdu> mpdu) {
-                         *ready = {mpdu->GetPacket()->GetUid(), us(Simulator::Now())};
+                         *ready = {mpdu->GetPacket()->GetUid(), Simulator::Now().GetMicroSeconds()};
                        },
                        &ready_[i]));
     const bool ack_ok = mac->TraceConnectWithoutContext(
         "AckedMpdu", MakeBoundCallback(
-                         +[](CoreNodeAgent* a, ReadyFrame* ready, int64_t* unmatched, Ptr<const WifiMpdu> mpdu) {
+                         +[](mantra::latp::NodeAgent* a, ReadyFrame* ready, int64_t* unmatched, Ptr<const WifiMpdu> mpdu) {
                            if (mpdu->GetPacket()->GetUid() != ready->packet_uid || ready->ready_us < 0) {
                              ++*unmatched;
                              return;
                            }
-                           a->on_mac_acked(ready->ready_us, us(Simulator::Now()), mpdu->GetPacketSize());
+                           a->on_mac_acked(mantra::Time::from_us(ready->ready_us), at(Simulator::Now()), mantra::Bytes(mpdu->GetPacketSize()));
                          },
                          agent, &ready_[i], &unmatched_acks_[i]));
     if (!phy_ok || !queue_ok || !ack_ok) throw std::runtime_error("latp agents: an ns-3 trace source is missing");

@@ -20,7 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <ns3/queue-disc.h>
 
-#include "core_bridge.h"
+#include "latp/node_agent.h"
 #include "scenario.h"
 #include "spec.h"
 
@@ -31,7 +31,7 @@ class LatpQueueDisc : public ns3::QueueDisc {
   static ns3::TypeId GetTypeId();
   LatpQueueDisc();
   // Packets to these UDP ports are LATP datagrams, shown to `agent`.
-  void SetAgent(CoreNodeAgent* agent, std::set<uint16_t> latp_ports);
+  void SetAgent(mantra::latp::NodeAgent* agent, std::set<uint16_t> latp_ports);
 
  private:
   bool DoEnqueue(ns3::Ptr<ns3::QueueDiscItem> item) override;
@@ -41,7 +41,7 @@ class LatpQueueDisc : public ns3::QueueDisc {
   void InitializeParams() override {}
   void stamp(ns3::QueueDiscItem& item);
 
-  CoreNodeAgent* agent_ = nullptr;
+  mantra::latp::NodeAgent* agent_ = nullptr;
   std::set<uint16_t> latp_ports_;
 };
 
@@ -59,7 +59,7 @@ class LatpAgents {
   };
 
  private:
-  std::vector<std::unique_ptr<CoreNodeAgent>> agents_;
+  std::vector<std::unique_ptr<mantra::latp::NodeAgent>> agents_;
   std::vector<ReadyFrame> ready_;  // per node: the frame in the MAC queue
   std::vector<int64_t> unmatched_acks_;
 };

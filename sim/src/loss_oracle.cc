@@ -171,7 +171,7 @@ nlohmann::json LossOracle::drop_causes(uint32_t flow) const {
 
 namespace {
 
-nlohmann::json score_one(const std::vector<const BridgeLossVerdict*>& verdicts, const LossOracle& oracle, uint32_t flow) {
+nlohmann::json score_one(const std::vector<const mantra::LossVerdict*>& verdicts, const LossOracle& oracle, uint32_t flow) {
   int64_t attributed = 0, inaccurate = 0, incompatible = 0;
   std::map<std::string, std::map<std::string, int64_t>> confusion;  // identified -> true -> count
   for (const char* s : {"cong", "rtchg", "cherr", "normal"}) confusion[s] = {{"cong", 0}, {"cherr", 0}, {"rtchg", 0}};
@@ -196,8 +196,8 @@ nlohmann::json score_one(const std::vector<const BridgeLossVerdict*>& verdicts, 
 
 }  // namespace
 
-nlohmann::json score_detection(const std::vector<BridgeLossVerdict>& verdicts, const LossOracle& oracle, uint32_t flow) {
-  std::map<std::string, std::vector<const BridgeLossVerdict*>> by_rule;
+nlohmann::json score_detection(const std::vector<mantra::LossVerdict>& verdicts, const LossOracle& oracle, uint32_t flow) {
+  std::map<std::string, std::vector<const mantra::LossVerdict*>> by_rule;
   std::string detector;
   for (const auto& v : verdicts) {
     by_rule[v.detector].push_back(&v);

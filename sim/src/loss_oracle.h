@@ -33,7 +33,7 @@
 #include <ns3/packet.h>
 #include <ns3/queue-disc.h>
 
-#include "core_bridge.h"
+#include "mantra/endpoint.h"
 #include "spec.h"
 
 namespace mantra::sim {
@@ -88,7 +88,7 @@ class LossOracle {
 // those with a known cause, the inaccurate ratio (congestion identified as
 // non-congestion or the reverse), the incompatible ratio (true congestion
 // identified as something else) and the confusion matrix identified -> true.
-nlohmann::json score_detection(const std::vector<BridgeLossVerdict>& verdicts, const LossOracle& oracle,
+nlohmann::json score_detection(const std::vector<mantra::LossVerdict>& verdicts, const LossOracle& oracle,
                                uint32_t flow);
 
 }  // namespace mantra::sim

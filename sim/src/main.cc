@@ -2,24 +2,91 @@
 //
 //   mantra-sim SPEC.json [--out RESULT.json]     (SPEC "-" reads stdin)
 //   mantra-sim --check SPEC.json                  (validate only, run nothing)
+//   mantra-sim --version                          (mantra commit and ns-3 version)
 //
 // Exit status: 0 done; 2 bad input (one line on stderr naming the key);
-// 1 a failure inside the simulation.
+// 1 a failure inside the simulation, no result written; 3 the result was
+// written complete, then ns-3 faulted while tearing the simulation down.
+//
+// The result is written before Simulator::Destroy, so a fault in ns-3's
+// teardown cannot lose a finished run. A fatal signal (ns-3's NS_FATAL_ERROR
+// and NS_ASSERT abort) ends the process with one line saying in which phase
+// it came and whether the result exists. MANTRA_SIM_FAULT=run|teardown
+// injects such an abort, for the tests of this behaviour.
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
+#include <ns3/nstime.h>
+#include <ns3/simulator.h>
 
+#include "mantra_version.h"
 #include "run.h"
 #include "spec.h"
 
 namespace {
 
 int usage(const std::string& why) {
-  std::cerr << "mantra-sim: " << why << "\nusage: mantra-sim [--check] SPEC.json [--out RESULT.json]\n";
+  std::cerr << "mantra-sim: " << why << "\nusage: mantra-sim [--check] SPEC.json [--out RESULT.json] | --version\n";
   return 2;
+}
+
+// What a fatal signal says, set before each phase (read by the handler only).
+volatile std::sig_atomic_t g_phase = 0;
+enum Phase : int { kRunning = 1, kTearingDown = 2 };
+const char* g_result_place = "standard output";
+
+void write_text(const char* text) {
+  const ssize_t ignored = ::write(STDERR_FILENO, text, std::strlen(text));
+  (void)ignored;
+}
+
+extern "C" void on_fatal_signal(int sig) {
+  const char* what = sig == SIGABRT ? "abort" : sig == SIGSEGV ? "segmentation fault" : "fatal signal";
+  if (g_phase == kTearingDown) {
+    write_text("mantra-sim: ns-3 faulted (");
+    write_text(what);
+    write_text(") while tearing down the finished simulation; the result is complete in ");
+    write_text(g_result_place);
+    write_text("\n");
+    ::_exit(3);
+  }
+  write_text("mantra-sim: the simulation died (");
+  write_text(what);
+  write_text(") before its result was written; no result\n");
+  ::_exit(1);
+}
+
+void catch_fatal_signals() {
+  for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) std::signal(sig, on_fatal_signal);
+}
+
+// Writes `doc` to `path` atomically (a temporary file, then rename).
+bool write_result(const std::string& doc, const std::string& path) {
+  if (path.empty()) {
+    std::cout << doc << "\n" << std::flush;
+    return static_cast<bool>(std::cout);
+  }
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!(out << doc << "\n") || !out.flush()) {
+      std::cerr << "mantra-sim: cannot write " << tmp << "\n";
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::cerr << "mantra-sim: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -29,7 +96,10 @@ int main(int argc, char** argv) {
   bool check_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--out") {
+    if (arg == "--version") {
+      std::cout << "mantra-sim " << kMantraCommit << " (ns-3 " << kNs3Version << ")\n";
+      return 0;
+    } else if (arg == "--out") {
       if (++i >= argc) return usage("--out needs a file");
       out_path = argv[i];
     } else if (arg == "--check") {
@@ -43,6 +113,11 @@ int main(int argc, char** argv) {
     }
   }
   if (spec_path.empty()) return usage("no spec given");
+  const char* fault_env = std::getenv("MANTRA_SIM_FAULT");
+  const std::string fault = fault_env ? fault_env : "";
+  if (!fault.empty() && fault != "run" && fault != "teardown") {
+    return usage("MANTRA_SIM_FAULT must be run or teardown, not '" + fault + "'");
+  }
 
   std::stringstream text;
   if (spec_path == "-") {
@@ -54,16 +129,20 @@ int main(int argc, char** argv) {
   }
   mantra::sim::Spec spec;
   try {
-    spec = mantra::sim::parse_spec(nlohmann::json::parse(text.str()));
-  } catch (const nlohmann::json::parse_error& e) {
-    std::cerr << "mantra-sim: " << spec_path << ": malformed JSON: " << e.what() << "\n";
-    return 2;
-  } catch (const mantra::sim::SpecError& e) {
+    spec = mantra::sim::parse_spec(mantra::sim::read_spec_json(text.str()));
+  } catch (const mantra::sim::SpecError& e) {  // malformed JSON included
     std::cerr << "mantra-sim: " << spec_path << ": " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {  // a bug: spec.cc raises only SpecError (sim/fuzz/ checks)
+    std::cerr << "mantra-sim: " << spec_path << ": cannot read the spec (internal error): "
+              << mantra::sim::SpecError("", e.what()).what() << "\n";
     return 2;
   }
   if (check_only) return 0;
 
+  catch_fatal_signals();
+  g_phase = kRunning;
+  if (fault == "run") ns3::Simulator::Schedule(ns3::Seconds(spec.duration_s / 2), &std::abort);
   nlohmann::json result;
   try {
     result = mantra::sim::run_simulation(spec);
@@ -71,22 +150,10 @@ int main(int argc, char** argv) {
     std::cerr << "mantra-sim: simulation failed: " << e.what() << "\n";
     return 1;
   }
-  const std::string doc = result.dump();
-  if (out_path.empty()) {
-    std::cout << doc << "\n";
-    return 0;
-  }
-  const std::string tmp = out_path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!(out << doc << "\n")) {
-      std::cerr << "mantra-sim: cannot write " << tmp << "\n";
-      return 1;
-    }
-  }
-  if (std::rename(tmp.c_str(), out_path.c_str()) != 0) {
-    std::cerr << "mantra-sim: cannot write " << out_path << "\n";
-    return 1;
-  }
+  if (!write_result(result.dump(), out_path)) return 1;
+  if (!out_path.empty()) g_result_place = out_path.c_str();
+  g_phase = kTearingDown;
+  if (fault == "teardown") ns3::Simulator::ScheduleDestroy(&std::abort);
+  mantra::sim::tear_down_simulation();
   return 0;
 }

@@ -1,12 +1,28 @@
-// ns-2's retry semantics on ns-3.37's constant-rate Wi-Fi manager.
+// ns-2's 802.11 retry limits on ns-3.44's constant-rate Wi-Fi manager.
 //
-// In 3.37 an RTS that never gets a CTS is retried forever: the retry check
-// looks at the long retry counter while an RTS failure bumps only the short
-// one (ns3-notes.md §1). This manager counts RTS failures per station and
-// gives up after MaxRtsRetries (ns-2's ShortRetryLimit_ = 7), so a broken
-// link surfaces as a MAC drop that AODV reacts to, as in ns-2.
+// ns-3.44 keeps one retry count per frame, raised by every failed attempt
+// (RTS or data alike), and one limit, WifiMac::FrameRetryLimit. ns-2's
+// Mac802_11 counts apart, as the 802.11-1999 station counters did:
+//
+//   short counter: failed RTS attempts, and failed data attempts of frames
+//                  not longer than the RTS threshold; limit ShortRetryLimit_ 7
+//   long counter:  failed data attempts of frames longer than the RTS
+//                  threshold (those sent after an RTS/CTS); limit
+//                  LongRetryLimit_ 4
+//
+//   CTS received      -> short counter 0
+//   ACK received      -> both 0
+//   counter at limit  -> the frame is dropped, both 0
+//
+// So with RTS on, a frame to a station that is gone is tried with 7 RTS and
+// then dropped; a data frame whose RTS succeeds but whose ACK never comes is
+// sent 4 times. The manager records which kind of attempt failed (the MAC
+// reports it just before asking what to drop) and answers the drop question
+// itself in DoGetMpdusToDropOnTxFailure, the 3.44 hook for this decision.
 #pragma once
 
+#include <cstdint>
+#include <list>
 #include <map>
 
 #include <ns3/constant-rate-wifi-manager.h>
@@ -19,16 +35,26 @@ class Ns2WifiManager : public ConstantRateWifiManager {
   Ns2WifiManager() = default;
 
  private:
+  enum class Failed : uint8_t { kNothing, kRts, kData };
+  struct Counters {
+    uint32_t short_count = 0;
+    uint32_t long_count = 0;
+    Failed last = Failed::kNothing;
+    bool after_cts = false;  // the data attempt followed a CTS (its frame is above the RTS threshold)
+  };
+
   void DoReportRtsFailed(WifiRemoteStation* station) override;
+  void DoReportDataFailed(WifiRemoteStation* station) override;
   void DoReportRtsOk(WifiRemoteStation* station, double ctsSnr, WifiMode ctsMode, double rtsSnr) override;
   void DoReportDataOk(WifiRemoteStation* station, double ackSnr, WifiMode ackMode, double dataSnr,
-                      uint16_t dataChannelWidth, uint8_t dataNss) override;
+                      MHz_u dataChannelWidth, uint8_t dataNss) override;
   void DoReportFinalRtsFailed(WifiRemoteStation* station) override;
   void DoReportFinalDataFailed(WifiRemoteStation* station) override;
-  bool DoNeedRetransmission(WifiRemoteStation* station, Ptr<const Packet> packet, bool normally) override;
+  std::list<Ptr<WifiMpdu>> DoGetMpdusToDropOnTxFailure(WifiRemoteStation* station, Ptr<WifiPsdu> psdu) override;
 
-  std::map<WifiRemoteStation*, uint32_t> m_rtsFailures;
-  uint32_t m_maxRtsRetries = 7;
+  std::map<const WifiRemoteStation*, Counters> m_counters;
+  uint32_t m_shortRetryLimit = 7;
+  uint32_t m_longRetryLimit = 4;
 };
 
 }  // namespace ns3

@@ -78,9 +78,8 @@ ns3::NetDeviceContainer install_radio(const RadioSpec& radio, double channel_err
   // library drops unreferenced objects, and the lookup by name would fail).
   wifi.SetRemoteStationManager(Ns2WifiManager::GetTypeId().GetName(), "DataMode", StringValue("DsssRate2Mbps"), "ControlMode",
                                StringValue("DsssRate1Mbps"), "NonUnicastMode", StringValue("DsssRate1Mbps"),
-                               "RtsCtsThreshold", UintegerValue(radio.rts ? 0 : 65535), "MaxSsrc",
-                               UintegerValue(radio.short_retry), "MaxSlrc", UintegerValue(radio.long_retry),
-                               "MaxRtsRetries", UintegerValue(radio.short_retry));
+                               "RtsCtsThreshold", UintegerValue(radio.rts ? 0 : 65535), "ShortRetryLimit",
+                               UintegerValue(radio.short_retry), "LongRetryLimit", UintegerValue(radio.long_retry));
   WifiMacHelper mac;
   mac.SetType("ns3::AdhocWifiMac");
   NetDeviceContainer devices = wifi.Install(phy, mac, nodes);

@@ -1,8 +1,8 @@
-// Radio presets. `ns2-80211b` is ns-2's classic CMU 802.11 radio on ns-3.37
+// Radio presets. `ns2-80211b` is ns-2's classic CMU 802.11 radio on ns-3.44
 // (ns3-notes.md §1): 2 Mb/s data, 1 Mb/s control and broadcast, TwoRayGround
 // at 914 MHz with 1.5 m antennas and 24.5 dBm, decode below rx_range, carrier
-// sense below cs_range, RTS/CTS for every unicast frame, 7/4 retries with the
-// RTS retry fix, no MAC queue lifetime and a drop-tail interface queue in
+// sense below cs_range, RTS/CTS for every unicast frame, ns-2's 7/4 retry
+// limits (Ns2WifiManager), no MAC queue lifetime and a drop-tail interface queue in
 // the traffic-control layer (installed by the scenario).
 #pragma once
 

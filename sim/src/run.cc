@@ -11,7 +11,7 @@
 #include "latp_agents.h"
 #include "loss_oracle.h"
 #include "random_pairs.h"
-#include "core_bridge.h"
+#include "mantra/registry.h"
 #include "mantra_version.h"
 #include "scenario.h"
 #include "tcp_flow.h"
@@ -23,6 +23,7 @@ struct FlowRuntime {
   std::unique_ptr<FlowMetrics> metrics;
   std::unique_ptr<SegmentClock> clock;
   ns3::Ptr<EndpointApp> sender, receiver;
+  ns3::Ptr<TcpSourceApp> tcp_source;
 };
 
 FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint32_t index, LossOracle& oracle) {
@@ -34,16 +35,18 @@ FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint32
   ns3::Ptr<ns3::Application> source, sink;
   if (f.protocol == "tcp") {
     rt.clock = std::make_unique<SegmentClock>();
-    source = ns3::CreateObject<TcpSourceApp>(s.addresses[f.dst], port, f, rt.metrics.get(), rt.clock.get());
+    rt.tcp_source = ns3::CreateObject<TcpSourceApp>(s.addresses[f.dst], port, f, rt.metrics.get(), rt.clock.get());
+    source = rt.tcp_source;
     sink = ns3::CreateObject<TcpSinkApp>(port, f, rt.metrics.get(), rt.clock.get());
   } else {
-    std::string error;  // the spec parser already built these endpoints once
-    auto sender = make_core_sender(f.protocol, f.sender_params(), error);
-    auto receiver = make_core_receiver(f.protocol, f.receiver_params, error);
-    if (!sender || !receiver) throw std::runtime_error("flow endpoints: " + error);
-    rt.sender = ns3::CreateObject<EndpointApp>(std::move(sender), EndpointApp::Role::kSender, port,
+    // The spec parser already built these endpoints once.
+    auto sender = mantra::make_sender(f.protocol, f.sender_params());
+    auto receiver = mantra::make_receiver(f.protocol, f.receiver_params);
+    if (!sender.endpoint) throw std::runtime_error("flow endpoints: " + sender.error);
+    if (!receiver.endpoint) throw std::runtime_error("flow endpoints: " + receiver.error);
+    rt.sender = ns3::CreateObject<EndpointApp>(std::move(sender.endpoint), EndpointApp::Role::kSender, port,
                                          s.addresses[f.dst], rt.metrics.get(), index, &oracle);
-    rt.receiver = ns3::CreateObject<EndpointApp>(std::move(receiver), EndpointApp::Role::kReceiver, port,
+    rt.receiver = ns3::CreateObject<EndpointApp>(std::move(receiver.endpoint), EndpointApp::Role::kReceiver, port,
                                            ns3::Ipv4Address(), rt.metrics.get(), index, &oracle);
     source = rt.sender;
     sink = rt.receiver;
@@ -109,12 +112,13 @@ nlohmann::json run_simulation(const Spec& spec) {
   std::vector<nlohmann::json> elastic_summaries;
   for (uint32_t i = 0; i < flows.size(); ++i) {
     FlowRuntime& rt = flows[i];
-    if (rt.sender) rt.metrics->set_diagnostics("sender", rt.sender->endpoint().diagnostics());
-    if (rt.receiver) rt.metrics->set_diagnostics("receiver", rt.receiver->endpoint().diagnostics());
+    if (rt.sender) rt.metrics->set_diagnostics("sender", endpoint_diagnostics(rt.sender->endpoint()));
+    if (rt.receiver) rt.metrics->set_diagnostics("receiver", endpoint_diagnostics(rt.receiver->endpoint()));
+    if (rt.tcp_source) rt.metrics->set_diagnostics("sender", {{"gave_up", rt.tcp_source->gave_up() ? 1.0 : 0.0}});
     nlohmann::json summary = rt.metrics->summary();
     if (rt.receiver) {  // core flows: packets are followed by sequence number
       summary["loss_causes"] = oracle.drop_causes(i);
-      const auto verdicts = rt.receiver->endpoint().take_loss_verdicts();
+      const auto verdicts = take_loss_verdicts(rt.receiver->endpoint());
       if (!verdicts.empty() || rt.metrics->flow().protocol == "adtfrc") summary["detection"] = score_detection(verdicts, oracle, i);
     }
     if (rt.metrics->flow().protocol != "cbr") {
@@ -131,7 +135,6 @@ nlohmann::json run_simulation(const Spec& spec) {
   for (int64_t d : scenario.drops.ifq_per_node) ifq_total += d;
   result["drops"] = {{"ifq", ifq_total}, {"mac_retry", scenario.drops.mac_retry}, {"no_route", scenario.drops.no_route}};
   if (agents) result["latp_agents"] = agents->summary();
-  ns3::Simulator::Destroy();
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result["provenance"] = {{"commit", kMantraCommit},
                           {"ns3_version", kNs3Version},
@@ -140,5 +143,7 @@ nlohmann::json run_simulation(const Spec& spec) {
                           {"events", events}};
   return result;
 }
+
+void tear_down_simulation() { ns3::Simulator::Destroy(); }
 
 }  // namespace mantra::sim

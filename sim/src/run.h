@@ -8,6 +8,12 @@
 
 namespace mantra::sim {
 
+// Builds and runs the simulation and returns its result; the simulator is
+// left standing, so the caller can store the result before tearing it down.
 nlohmann::json run_simulation(const Spec& spec);
+
+// Simulator::Destroy: disposes every ns-3 object of the run. Call after the
+// result is stored: a fault here can no longer lose a finished run.
+void tear_down_simulation();
 
 }  // namespace mantra::sim

@@ -1,9 +1,14 @@
 // The run spec: everything one simulation needs, as data (docs/run-spec.md).
 //
 // parse_spec() checks every key strictly: an unknown key, a missing required
-// field, a negative time, src == dst, a node out of range, an unknown
-// protocol or preset each raise SpecError naming the key, so mantra-sim can
-// exit with status 2 and one clear line instead of running something else.
+// field, a number outside its documented range (docs/run-spec.md, "Ranges"),
+// src == dst, a node out of range, an unknown protocol or preset each raise
+// SpecError naming the key, so mantra-sim can exit with status 2 and one clear
+// line instead of running something else. read_spec_json() and parse_spec()
+// throw nothing else: no bad input can abort, hang or overflow the simulator.
+//
+// This file and spec.cc use the core and nlohmann only, never ns-3, so the
+// spec fuzzer (sim/fuzz/) builds without it.
 #pragma once
 
 #include <cstdint>
@@ -11,17 +16,21 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "core_bridge.h"
+#include "mantra/params.h"
 
 namespace mantra::sim {
 
+// "key: what" (or "what" alone for the spec as a whole), on one line: control
+// characters are escaped and user text is cut short, so the message printed is
+// always exactly one line of valid UTF-8.
 class SpecError : public std::runtime_error {
  public:
-  SpecError(const std::string& key, const std::string& what) : std::runtime_error(key + ": " + what) {}
+  SpecError(const std::string& key, const std::string& what);
 };
 
 struct RadioSpec {
@@ -67,9 +76,10 @@ struct FlowSpec {
   int packet_size = 1000;
   int64_t rate_bps = 0;   // cbr
   int max_window = 20;    // tcp, packets (ns-2 window_)
-  CoreParams params;           // passed to the core sender (with packet_size, rate)
-  CoreParams receiver_params;  // passed to the core receiver
-  CoreParams sender_params() const;
+  int receive_buffer = 0; // tcp, packets of the sink's receive buffer; 0: ns-3's default (128 KiB)
+  mantra::Params params;           // passed to the core sender (with packet_size, rate)
+  mantra::Params receiver_params;  // passed to the core receiver
+  mantra::Params sender_params() const;
 };
 
 struct Spec {
@@ -80,7 +90,7 @@ struct Spec {
   double measure_from_s = 0;          // per-flow metrics count [from, to] only
   double measure_to_s = 0;            // (defaults: 0 and duration)
   bool latp_agent = true;             // LATP node agents on every node (when a flow is latp)
-  CoreParams latp_agent_params;       // core/src/latp/node_agent.h parameters
+  mantra::Params latp_agent_params;   // core/src/latp/node_agent.h parameters
   RadioSpec radio;
   std::string routing = "aodv";       // aodv | dsr | static (p2p)
   double channel_error = 0.0;         // per-frame error probability, wireless
@@ -94,6 +104,17 @@ struct Spec {
 
 // The UDP port of flow `index` (both endpoints).
 inline uint16_t flow_port(size_t index) { return static_cast<uint16_t>(5000 + index); }
+
+// The largest spec text read_spec_json() takes, and the deepest nesting of
+// objects and arrays (a valid spec nests 4 deep: topology.positions[i][j]).
+inline constexpr size_t kMaxSpecBytes = 16 * 1024 * 1024;
+inline constexpr int kMaxSpecDepth = 32;
+
+// The spec's text as JSON. Raises SpecError for text over kMaxSpecBytes,
+// nesting deeper than kMaxSpecDepth (checked while parsing, so no input can
+// exhaust the stack), a number beyond double's range ("1e400") and malformed
+// JSON ("malformed JSON: ...").
+nlohmann::json read_spec_json(std::string_view text);
 
 Spec parse_spec(const nlohmann::json& j);
 

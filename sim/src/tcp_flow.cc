@@ -45,9 +45,10 @@ void configure_tcp_defaults(int segment_bytes, int max_window) {
   Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TypeId::LookupByName("ns3::TcpClassicRecovery")));
   Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
   Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
-  // Window scaling stays on and the receive buffer at its default: with
-  // either off or small, 3.37 crashes under loss (TcpRateLinux::SkbSent on a
-  // null TcpTxItem; reproduced with stock BulkSend/PacketSink).
+  // ns-2's agents have no window scaling (its window is 16 bits of segments
+  // capped by window_); ns-3.44 runs without it and with small receive
+  // buffers (3.37 aborted in TcpRateLinux::SkbSent with either).
+  Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(false));
   Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
   Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(1));
   Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
@@ -66,7 +67,10 @@ void TcpSourceApp::StartApplication() {
   socket_->Bind();
   socket_->Connect(InetSocketAddress(peer_, port_));
   socket_->SetSendCallback(MakeCallback(&TcpSourceApp::Fill, this));
+  socket_->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(), MakeCallback(&TcpSourceApp::OnError, this));
 }
+
+void TcpSourceApp::OnError(ns3::Ptr<ns3::Socket>) { gave_up_ = true; }
 
 void TcpSourceApp::StopApplication() {
   if (socket_) {
@@ -95,6 +99,9 @@ TcpSinkApp::TcpSinkApp(uint16_t port, const FlowSpec& flow, FlowMetrics* metrics
 void TcpSinkApp::StartApplication() {
   using namespace ns3;
   listener_ = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+  if (flow_.receive_buffer > 0) {  // accepted sockets are forks of the listener and keep its buffer
+    listener_->SetAttribute("RcvBufSize", UintegerValue(static_cast<uint32_t>(flow_.receive_buffer * flow_.packet_size)));
+  }
   listener_->Bind(InetSocketAddress(Ipv4Address::GetAny(), port_));
   listener_->Listen();
   listener_->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),

@@ -1,7 +1,8 @@
 // A TCP flow: ns-3's NewReno with ns-2-like settings (no SACK, no
-// timestamps, one ACK per segment, initial window 1, 200 ms minimum RTO, no
-// abort after six retries, the window capped at `max_window` segments as
-// ns-2's window_), a greedy source and a sink.
+// timestamps, no window scaling, one ACK per segment, initial window 1,
+// 200 ms minimum RTO, no abort after six retries, the window capped at
+// `max_window` segments as ns-2's window_), a greedy source and a sink whose
+// receive buffer is `receive_buffer` segments when given.
 //
 // Measurement: every data segment the source's TCP transmits (retransmissions
 // included) counts as sent; every data segment reaching the sink's TCP counts
@@ -33,12 +34,15 @@ struct SegmentClock {
 class TcpSourceApp : public ns3::Application {
  public:
   TcpSourceApp(ns3::Ipv4Address peer, uint16_t port, const FlowSpec& flow, FlowMetrics* metrics, SegmentClock* clock);
+  // True when ns-3 closed the connection on an error (retries exhausted).
+  bool gave_up() const { return gave_up_; }
 
  private:
   void StartApplication() override;
   void StopApplication() override;
   void Fill(ns3::Ptr<ns3::Socket> socket, uint32_t available);
   void OnTx(ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h, ns3::Ptr<const ns3::TcpSocketBase> s);
+  void OnError(ns3::Ptr<ns3::Socket> socket);
 
   ns3::Ipv4Address peer_;
   uint16_t port_;
@@ -46,6 +50,7 @@ class TcpSourceApp : public ns3::Application {
   FlowMetrics* metrics_;
   SegmentClock* clock_;
   ns3::Ptr<ns3::Socket> socket_;
+  bool gave_up_ = false;
 };
 
 class TcpSinkApp : public ns3::Application {

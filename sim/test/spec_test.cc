@@ -63,7 +63,7 @@ TEST(Spec, EachBadInputNamesItsKey) {
   const Case cases[] = {
       {[](json& j) { j["durration"] = 5; }, "durration: unknown key"},
       {[](json& j) { j.erase("seed"); }, "seed: missing required field"},
-      {[](json& j) { j["flows"][0]["start"] = -1; }, "flows[0].start: must not be negative"},
+      {[](json& j) { j["flows"][0]["start"] = -1; }, "flows[0].start: -1 is out of range (0 .. 1000000 s)"},
       {[](json& j) { j["flows"][0]["dst"] = 0; }, "flows[0].dst: must differ from src"},
       {[](json& j) { j["flows"][0]["dst"] = 9; }, "flows[0].dst: node 9 out of range (nodes 0..4)"},
       {[](json& j) { j["flows"][0]["protocol"] = "vegas"; }, "flows[0].protocol: unknown protocol 'vegas'"},
@@ -71,7 +71,11 @@ TEST(Spec, EachBadInputNamesItsKey) {
       {[](json& j) { j["topology"]["spacing"] = "far"; }, "topology.spacing: must be a number"},
       {[](json& j) { j["flows"][0]["params"] = {{"pakcet", 1}}; }, "flows[0].params: unknown parameter 'pakcet'"},
       {[](json& j) { j["flows"][0]["protocol"] = "cbr"; }, "flows[0].rate: missing required field"},
-      {[](json& j) { j["mobility"] = {{"model", "rwp"}, {"speed", 0}}; }, "mobility.speed: must be above 0"},
+      {[](json& j) {
+         j["topology"] = {{"kind", "manet"}, {"nodes", 5}, {"width", 400}, {"height", 800}};
+         j["mobility"] = {{"model", "rwp"}, {"speed", 0}};
+       },
+       "mobility.speed: 0 is out of range (0.01 .. 1000 m/s; model: static for no movement)"},
       {[](json& j) { j["flows"][0]["stop"] = 200; }, "flows[0].stop: must not be after the run's duration"},
       {[](json& j) { j["duration"] = "ten"; }, "duration: 'ten' is not a duration"},
       {[](json& j) { j["duration"] = "5hours"; }, "duration: '5hours' is not a duration"},
@@ -79,15 +83,9 @@ TEST(Spec, EachBadInputNamesItsKey) {
        "flows[0].rate: '2Mbit' is not a rate"},
       {[](json& j) { j["duration"] = true; }, "duration: must be a duration"},
       {[](json& j) {
-         j["topology"] = {{"kind", "manet"}, {"nodes", 5}, {"width", 400}, {"height", 800}};
-         j["mobility"] = {{"model", "rwp"}, {"speed", 1}};
-         j["routing"] = "dsr";
-       },
-       "routing: dsr cannot run with moving nodes"},
-      {[](json& j) {
          j["topology"] = {{"kind", "manet"}, {"nodes", 5}, {"width", 400}, {"height", 800}, {"fixed", {{0, 0}, {500, 0}}}};
        },
-       "topology.fixed[1]: lies outside the width x height area"},
+       "topology.fixed[1]: lies outside the width x height area (x 0 .. 400, y 0 .. 800 m)"},
   };
   for (const auto& c : cases) {
     json j = base();
@@ -95,6 +93,112 @@ TEST(Spec, EachBadInputNamesItsKey) {
     const std::string e = error_of(j);
     EXPECT_EQ(e.substr(0, c.expected.size()), c.expected) << "got: " << e;
   }
+}
+
+// The message of the first error in `text` (read as JSON, then parsed), or "".
+std::string error_of_text(const std::string& text) {
+  try {
+    parse_spec(read_spec_json(text));
+  } catch (const SpecError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const char* kBase = R"("seed": 3, "topology": {"kind": "chain", "hops": 4}, "flows": [{"protocol": "tfrc", "src": 0, "dst": 4}])";
+
+std::string with(const std::string& fields) { return "{" + fields + ", " + kBase + "}"; }
+
+TEST(Spec, DsrWithMobilityIsAllowed) {
+  json j = base();
+  j["topology"] = {{"kind", "manet"}, {"nodes", 5}, {"width", 400}, {"height", 800}};
+  j["mobility"] = {{"model", "rwp"}, {"speed", 1}};
+  j["routing"] = "dsr";
+  EXPECT_EQ(error_of(j), "");
+}
+
+// Inputs that once aborted, hung or misreported, and a dozen more like them: each
+// gives exactly this one line (docs/run-spec.md, "Ranges").
+TEST(Spec, BreakersGiveOneLineNamingTheKeyAndRange) {
+  const std::pair<std::string, std::string> cases[] = {
+      {with(R"("duration": "1e400")"), "duration: 1e400 is out of range (1 ms .. 1000000 s)"},
+      {with(R"("duration": 1e400)"), "duration: 1e400 is out of range (beyond any double)"},
+      {with(R"("duration": 1e-400)"), "duration: 0.0 is out of range (1 ms .. 1000000 s)"},
+      {with(R"("duration": "1e-400s")"), "duration: 1e-400s is out of range (1 ms .. 1000000 s)"},
+      {with(R"("duration": -0.0)"), "duration: -0.0 is out of range (1 ms .. 1000000 s)"},
+      {with(R"("duration": true)"), "duration: must be a duration (e.g. 200ms, 1.5s, 3) (1 ms .. 1000000 s)"},
+      {with(R"("duration": 10, "duration": 20)"), "duration: given twice"},
+      {R"({"duration": 100, "seed": 1, "topology": {"kind": "manet", "nodes": 100000000, "width": 10, "height": 10}})",
+       "topology.nodes: 100000000 is out of range (2 .. 2000)"},
+      {R"({"duration": 100, "seed": 1, "topology": {"kind": "manet", "nodes": 1e20, "width": 10, "height": 10}})",
+       "topology.nodes: 1e+20 is out of range (2 .. 2000)"},
+      {R"({"duration": 100, "seed": 1, "topology": {"kind": "manet", "nodes": 4294967298, "width": 10, "height": 10}})",
+       "topology.nodes: 4294967298 is out of range (2 .. 2000)"},
+      {R"({"duration": 100, "seed": 1, "topology": {"kind": "chain", "hops": 3.5}})", "topology.hops: 3.5 is not an integer (1 .. 1999)"},
+      {R"({"duration": 100, "seed": 1, "topology": {"kind": "grid", "rows": 2000, "cols": 2000}})",
+       "topology.rows: rows x cols = 4000000 nodes, at most 2000"},
+      {R"({"duration": 100, "seed": 18446744073709551616, "topology": {"kind": "chain", "hops": 4}})",
+       "seed: 1.8446744073709552e+19 is out of range (1 .. 9223372036854775807)"},
+      {R"({"duration": 100, "seed": 9223372036854775808, "topology": {"kind": "chain", "hops": 4}})",
+       "seed: 9223372036854775808 is out of range (1 .. 9223372036854775807)"},
+      {R"({"duration": 100, "seed": 1, "channel_error": 1, "topology": {"kind": "chain", "hops": 4}})",
+       "channel_error: 1 is out of range (0 .. below 1)"},
+      {R"({"duration": 100, "seed": 1, "topology": {"kind": "chain", "hops": 4},
+           "flows": [{"protocol": "cbr", "src": 0, "dst": 4, "rate": "1e30bps"}]})",
+       "flows[0].rate: 1e30bps is out of range (1 bps .. 10 Gbps)"},
+      {R"({"duration": 100, "seed": 1, "topology": {"kind": "chain", "hops": 4},
+           "flows": [{"protocol": "tfrc", "src": 0, "dst": 4, "params": {"t_mbi_s": 1e300}}]})",
+       "flows[0].params.t_mbi_s: 1e+300 is out of range (-1e9 .. 1e9; the protocol checks its own range)"},
+      {R"({"duration": 100, "seed": 1, "topology": {"kind": "positions", "positions": [[0, 0], [1e300, 0]]}})",
+       "topology.positions[1]: 1e+300 is out of range (-100000 .. 100000 m)"},
+      {R"({"duration": 1000000, "interval": "1ms", "seed": 1, "topology": {"kind": "chain", "hops": 4},
+           "flows": [{"protocol": "tfrc", "src": 0, "dst": 4}]})",
+       "interval: gives 1000000000 series samples over the flows' active times, at most 10000000 (use a longer interval)"},
+      {"[]", "a spec must be a JSON object of keys, not array"},
+      {"", "malformed JSON: [json.exception.parse_error.101] parse error at line 1, column 1: syntax error while parsing value"},
+      {with("\"a\\u2028b\": 1"), "'a\\u2028b': unknown key"},
+      {with("\"a\\nb\": 1"), "'a\\nb': unknown key"},
+      {std::string(5000, '[') + std::string(5000, ']'), "the spec nests deeper than 32 levels"},
+  };
+  for (const auto& [text, expected] : cases) {
+    const std::string e = error_of_text(text);
+    EXPECT_EQ(e.substr(0, expected.size()), expected) << "input: " << text.substr(0, 200);
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  }
+}
+
+TEST(Spec, AMillionLevelsDeepIsRefusedWithoutRecursing) {
+  std::string deep;
+  for (int i = 0; i < 1000000; ++i) deep += "{\"a\":";
+  deep += "1" + std::string(1000000, '}');
+  EXPECT_EQ(error_of_text(deep), "the spec nests deeper than 32 levels");
+}
+
+TEST(Spec, LongListsAndStringsAreCutShort) {
+  json j = base();
+  j["flows"] = json::array();
+  for (int i = 0; i < 1001; ++i) j["flows"].push_back({{"protocol", "tfrc"}, {"src", 0}, {"dst", 4}});
+  EXPECT_EQ(error_of(j), "flows: lists 1001 flows, at most 1000");
+  j = base();
+  j["flows"][0]["protocol"] = std::string(10'000'000, 'x');
+  const std::string e = error_of(j);
+  EXPECT_EQ(e.substr(0, 40), "flows[0].protocol: unknown protocol 'xxx");
+  EXPECT_LT(e.size(), 200u);
+  // A byte that is not UTF-8 and a C1 control (U+0085, a line break to some readers) are escaped.
+  EXPECT_EQ(std::string(SpecError("k\xff", "a\xc2\x85" "b").what()), "k\\xff: a\\u0085b");
+}
+
+TEST(Spec, LargestAllowedValuesPass) {
+  const std::string spec = R"({"duration": "1000000s", "seed": 9223372036854775807, "interval": 1000, "smoothness_window": 1000,
+    "channel_error": 0.999, "radio": {"preset": "ns2-80211b", "rx_range": 100000, "cs_range": 100000, "queue": 100000},
+    "topology": {"kind": "manet", "nodes": 2000, "width": 100000, "height": 100000},
+    "mobility": {"model": "rwp", "speed": [0.01, 1000], "pause": 1000000},
+    "flows": [{"protocol": "cbr", "src": 0, "dst": 1999, "rate": "10Gbps", "packet_size": 1460}]})";
+  EXPECT_EQ(error_of_text(spec), "");
+  const Spec s = parse_spec(read_spec_json(spec));
+  EXPECT_EQ(s.seed, 9223372036854775807ull);
+  EXPECT_EQ(s.flows[0].rate_bps, 10'000'000'000);
+  EXPECT_EQ(s.topology.node_count(), 2000);
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ from mantra.lab.campaign import Campaign, Job, expand, points
 from mantra.execute import build_id, execute
 from mantra.lab.store import Store, run_key
 from mantra.simulator import ROOT, sim_binary
+from mantra.spec_check import check_spec
 
 
 @dataclass
@@ -53,11 +54,16 @@ def check_specs(camp: Campaign, sim: Path) -> None:
     jobs = expand(camp)
     per_point = len(camp.seeds)
     for (point, sets, origin), job in zip(points(camp), jobs[::per_point]):
-        proc = subprocess.run([str(sim), "--check", "-"], input=json.dumps(job.spec), capture_output=True, text=True)
-        if proc.returncode == 0:
-            continue
-        message = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[0]
-        message = message.removeprefix("mantra-sim: -: ")
+        try:
+            check_spec(job.spec)  # first what JSON cannot carry (NaN, dates) and the ranges, as ./mantra sim does
+        except InputError as e:
+            message = str(e).removeprefix("spec: ")
+        else:
+            proc = subprocess.run([str(sim), "--check", "-"], input=json.dumps(job.spec), capture_output=True, text=True)
+            if proc.returncode == 0:
+                continue
+            message = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[0]
+            message = message.removeprefix("mantra-sim: -: ")
         named = message.split(":")[0].replace("[", ".").replace("]", "")
         place = next((origin[k] for k in sets if named == k or named.startswith(k + ".")), ("base",))
         raise camp.doc.error(place, f"at grid point {point}: mantra-sim refuses the spec: {message}")
@@ -177,10 +183,11 @@ def _store_outcome(store: Store, key: str, job: Job, build: str, future: Future,
         out = future.result()
     except Exception as e:  # a worker lost, or an error inside the executor
         out = {"returncode": -1, "stderr": f"the executor failed: {type(e).__name__}: {e}", "host": "", "build": build}
-    if out["returncode"] == 0 and out["build"] != build:
-        out = {**out, "returncode": -1, "stderr": f"the worker's mantra-sim is build {out['build']}, not {build}; "
+    if out.get("result") is not None and out["build"] != build:
+        out = {**out, "result": None, "returncode": -1,
+               "stderr": f"the worker's mantra-sim is build {out['build']}, not {build}; "
                "rebuild it or point MANTRA_SIM at the same build"}
-    if out["returncode"] == 0:
+    if out.get("result") is not None:  # finished (exit 0, or a teardown fault after the result: kept)
         store.record_ok(key, job.seed, build, out["result"], out["host"])
         tally.ran += 1
         return

@@ -2,8 +2,9 @@
 # what is missing (Debian packages, the pinned Python environment, ns-3.44
 # from PyPI's ns3 wheel, pinned by hash, into .deps/), builds
 # incrementally with CMake + Ninja, then does its job.
-.PHONY: all system setup build test demo bench clean
+.PHONY: all system setup build test sanitize demo bench clean
 BUILD := build
+SANITIZE_BUILD := build-sanitize
 VENV := .venv
 
 all: build
@@ -35,6 +36,22 @@ build: setup $(BUILD)/build.ninja
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j2
 	PYTHONPATH=python $(VENV)/bin/python -m pytest -q tests
+	scripts/fuzz-spec.sh -max_total_time=30
+
+# The spec reader's fuzzer (libFuzzer, ASan + UBSan), 10^6 inputs; `make test` runs it for 30 s.
+fuzz: setup
+	scripts/fuzz-spec.sh 1000000
+
+# ASan + UBSan build of core, sim and their tests in build-sanitize/ (Debug, -O1), configured
+# once like build/; runs the C++ tests and the short simulations of tests/sanitize/ with every
+# sanitizer report fatal (docs/performance.md, "Sanitizer build"). Not the Python tests.
+$(SANITIZE_BUILD)/build.ninja: | system $(NS3)/.complete
+	cmake -S . -B $(SANITIZE_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMANTRA_SANITIZE=ON >/dev/null
+
+sanitize: setup $(SANITIZE_BUILD)/build.ninja
+	cmake --build $(SANITIZE_BUILD)
+	. scripts/sanitize-env.sh && ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j2
+	scripts/sanitize-runs.sh $(SANITIZE_BUILD)/sim/mantra-sim
 
 # A quick reproduction of what is implemented (campaigns/demo/), ending with the
 # path of its report; finished runs are kept in results/demo-quick/ and skipped next time.
@@ -48,4 +65,4 @@ bench: build
 	PYTHONPATH=python $(VENV)/bin/python bench/chain_capacity.py
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)

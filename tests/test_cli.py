@@ -32,7 +32,7 @@ def test_same_spec_and_seed_same_result(write_spec):
 def test_result_has_provenance_and_metrics(write_spec):
     r = sim(write_spec(CHAIN))
     p = r["provenance"]
-    assert p["ns3_version"] == "3.37" and len(p["commit"]) >= 40 and p["events"] > 0
+    assert p["ns3_version"] == "3.44" and len(p["commit"]) >= 40 and p["events"] > 0
     f = r["flows"][0]
     for key in ("sent", "received", "throughput_kbps", "delay_ms", "jitter_ms", "plr", "smoothness", "series"):
         assert key in f

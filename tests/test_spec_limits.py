@@ -97,6 +97,11 @@ CASES = [
     ("nodes-2to32-plus-2", json.dumps(dict(MANET, topology=dict(MANET["topology"], nodes=2**32 + 2))), "spec.json", [],
      "mantra: spec: topology.nodes: 4294967298 is out of range (2 .. 2000)",
      "topology.nodes: 4294967298 is out of range (2 .. 2000)"),
+    ("int-5000-digits", '{"duration": ' + "1" * 5000 + ', "seed": 1}', "spec.json", [],
+     "mantra: spec: duration: must be a finite number (1 ms .. 1000000 s)",
+     "duration: " + "1" * 60 + "... is out of range (beyond any double)"),
+    ("int-5000-digits-yaml", "duration: " + "1" * 5000 + "\n" + BASE_YAML, "spec.yaml", [],
+     "mantra: spec: duration: must be a finite number (1 ms .. 1000000 s)", None),
     ("hops-3.5", spec(topology={"kind": "chain", "hops": 3.5}), "spec.json", [],
      "mantra: spec: topology.hops: 3.5 is not an integer (1 .. 1999)",
      "topology.hops: 3.5 is not an integer (1 .. 1999)"),
@@ -152,23 +157,38 @@ def write(tmp_path, text, name):
     return path
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_mantra_sim_gives_one_line(tmp_path, case):
-    _, text, name, overrides, expected, _ = case
-    path = write(tmp_path, text, name)
-    args = ["sim", str(path)]
-    for o in overrides:
-        args += ["--set", o]
-    proc = mantra(*args, check=False)
-    assert proc.returncode == 2, proc.stderr[-2000:]
-    assert proc.stderr.count("\n") == 1 and len(proc.stderr.splitlines()) == 1, proc.stderr[-2000:]
-    assert proc.stderr.rstrip("\n") == expected.format(dir=tmp_path)
-
-
 @pytest.fixture(scope="module")
 def mantra_sim():
     mantra("--help")  # builds mantra-sim if needed
     return ROOT / "build" / "sim" / "mantra-sim"
+
+
+def args_of(path, overrides):
+    args = ["sim", str(path)]
+    for o in overrides:
+        args += ["--set", o]
+    return args
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_mantra_sim_gives_one_line(tmp_path, mantra_sim, capsys, monkeypatch, case):
+    """`mantra sim` in this process (the same main() as ./mantra, without its build check)."""
+    from mantra.cli import main
+
+    _, text, name, overrides, expected, _ = case
+    monkeypatch.setenv("MANTRA_SIM", str(mantra_sim))
+    assert main(args_of(write(tmp_path, text, name), overrides)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err.splitlines()) == 1, err[-2000:]
+    assert err.rstrip("\n") == expected.format(dir=tmp_path)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c[0] in ("duration-1e400", "nodes-1e8", "rate-1e30bps", "duration-nan",
+                                                                 "nested-5000-yaml", "set-nan")], ids=lambda c: c[0])
+def test_the_mantra_script_gives_the_same_line(tmp_path, case):
+    _, text, name, overrides, expected, _ = case
+    proc = mantra(*args_of(write(tmp_path, text, name), overrides), check=False)
+    assert (proc.returncode, proc.stderr) == (2, expected.format(dir=tmp_path) + "\n")
 
 
 JSON_CASES = [c for c in CASES if c[5] is not None]
@@ -205,3 +225,60 @@ def test_the_largest_allowed_values_pass_check(tmp_path, mantra_sim):
     assert (proc.returncode, proc.stderr) == (0, "")
     from mantra.spec_check import check_spec
     check_spec(largest)  # the Python mirror agrees
+
+
+NASTY = [float("nan"), float("inf"), -float("inf"), 1e308, -0.0, 2**64, -2**63 - 1, 10**400, True, None,
+         "", "1e400", "1e30bps", "\u2028", "x" * 10000, [], {}, [[[[]]]], {"a": {"b": {}}}, 3.5, 0, -1, 2000, 2001]
+
+
+def mutations(seed, count):
+    """Specs from the examples with one to three values replaced by NASTY ones (a
+    fixed seed: the same cases every run)."""
+    import random
+
+    from mantra.spec import load_spec
+
+    rng = random.Random(seed)
+    bases = [load_spec(p) for p in sorted((ROOT / "examples").glob("*.yaml"))]
+    for _ in range(count):
+        spec = json.loads(json.dumps(rng.choice(bases)))
+        for _ in range(rng.randint(1, 3)):
+            node = spec
+            while True:  # walk down to a random place and replace what is there
+                keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+                if not keys:
+                    break
+                key = rng.choice(keys)
+                child = node[key]
+                if not isinstance(child, (dict, list)) or not child or rng.random() < 0.3:
+                    node[key] = rng.choice(NASTY)
+                    break
+                node = child
+        yield spec
+
+
+def test_the_python_check_raises_only_input_error_with_one_line():
+    from mantra.errors import InputError
+    from mantra.spec_check import check_spec
+
+    refused = 0
+    for spec in mutations(seed=12, count=3000):
+        try:
+            check_spec(spec)
+        except InputError as e:
+            refused += 1
+            assert len(f"mantra: {e}".splitlines()) == 1 and str(e).startswith("spec: "), str(e)[:300]
+    assert refused > 1000  # most mutations are caught here, the rest by mantra-sim
+
+
+def test_mantra_sim_check_exits_0_or_2_with_one_line_on_mutated_specs(mantra_sim):
+    """The simulator's own reader on the same mutations (libFuzzer's long run, sim/fuzz/,
+    covers far more; this keeps the binary that campaigns call in the loop)."""
+    for spec in list(mutations(seed=7, count=60)):
+        try:
+            text = json.dumps(spec, allow_nan=False)
+        except ValueError:
+            continue  # NaN and infinities: JSON cannot carry them (the Python check refuses them)
+        proc = subprocess.run([str(mantra_sim), "--check", "-"], input=text, capture_output=True, text=True)
+        assert proc.returncode in (0, 2), (text[:300], proc.stderr[-2000:])
+        assert len(proc.stderr.splitlines()) == (proc.returncode == 2), proc.stderr[-2000:]

@@ -39,3 +39,31 @@ def test_tfrc_and_tcp_share_a_wired_bottleneck_within_a_factor_of_two(write_spec
         tfrc, tcp = (f["throughput_kbps"] for f in r["flows"])
         assert max(tfrc, tcp) / min(tfrc, tcp) < 2, (seed, tfrc, tcp)
         assert r["fairness_jain"] > 0.9
+
+
+def tcp_over_long_pipe(receive_buffer, loss=0.0):
+    # 10 Mb/s, 100 ms each way: a window of w segments moves w * 8 kbit per 200 ms.
+    flow = {"protocol": "tcp", "src": 0, "dst": 1, "start": 1, "max_window": 20}
+    if receive_buffer:
+        flow["receive_buffer"] = receive_buffer
+    return {"duration": 41, "seed": 1, "measure": {"from": 11, "to": 41},
+            "topology": {"kind": "p2p", "hops": 1, "bandwidth": "10Mbps", "delay": "100ms", "loss": loss,
+                         "queue": 100},
+            "flows": [flow]}
+
+
+def test_the_receive_buffer_bounds_tcp_to_its_window_per_rtt(write_spec):
+    # ns-2's window_ (20) would allow 800 kb/s; the sink's buffer of 2 or 8 segments
+    # advertises that much and the sender stays within it.
+    rates = {b: sim(write_spec(tcp_over_long_pipe(b), f"b{b}.json"))["flows"][0]["throughput_kbps"] for b in (2, 8)}
+    assert 60 < rates[2] <= 81, rates
+    assert 250 < rates[8] <= 321, rates
+    assert 600 < sim(write_spec(tcp_over_long_pipe(None), "big.json"))["flows"][0]["throughput_kbps"] <= 801
+
+
+def test_tcp_with_ns2_settings_survives_loss_with_a_small_buffer(write_spec):
+    # The set-up that aborted ns-3.37 (TcpRateLinux::SkbSent): no window scaling, a small
+    # receive buffer, random loss. The run finishes and the connection is not given up.
+    r = sim(write_spec(tcp_over_long_pipe(8, loss=0.05)))
+    f = r["flows"][0]
+    assert f["throughput_kbps"] > 0 and f["diagnostics"]["sender"]["gave_up"] == 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,25 @@ class _Loader(yaml.SafeLoader):
                     raise _Duplicate(None, None, f"{one_line(key_node.value)}: given twice", key_node.start_mark)
                 seen.add(key_node.value)
         return super().construct_mapping(node, deep=deep)
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int | float:
+        # Python refuses to read integers of more than 4300 digits (ValueError); such a
+        # number is out of every range anyway: infinity, which check_spec names.
+        try:
+            return super().construct_yaml_int(node)
+        except ValueError:
+            return -math.inf if str(node.value).lstrip().startswith("-") else math.inf
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+
+
+def _json_int(text: str) -> int | float:
+    """An integer of more than 4300 digits, which Python refuses to read, as infinity."""
+    try:
+        return int(text)
+    except ValueError:
+        return -math.inf if text.startswith("-") else math.inf
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -85,7 +105,7 @@ def load_spec(path: str | Path) -> dict[str, Any]:
                 raise InputError(f"{path}: malformed YAML: {one_line(str(e), 200)}") from None
         else:
             try:
-                doc = json.loads(text, object_pairs_hook=_no_duplicates)
+                doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_int=_json_int)
             except json.JSONDecodeError as e:
                 raise InputError(f"{path}:{e.lineno}: malformed JSON: {e.msg}") from None
             except _DuplicateJson as e:

@@ -128,7 +128,9 @@ def one_line(text: str, limit: int = SHOWN) -> str:
 def _json_number(x: int | float) -> str:
     """A number as nlohmann's dump writes it ('100', '3.5', '1e+20', '-0.0'), as Python's
     repr does for the shortest round-trip form."""
-    return str(x) if isinstance(x, int) else repr(x)
+    if isinstance(x, int):
+        return str(x) if abs(x) < 10**60 else f"a {len(str(abs(x))) if abs(x) < 10**4000 else 'huge'}-digit integer"
+    return repr(x)
 
 
 def shown(value: Any) -> str:
@@ -160,7 +162,7 @@ def _number(v: Any, key: str, r: Range) -> float:
         raise _fail(key, f"must be a number {r.text}")
     if isinstance(v, float) and not math.isfinite(v):
         raise _fail(key, f"must be a finite number {r.text}")
-    if not r.holds(float(v)):
+    if not r.holds(v):  # compares an int of any size without converting it
         raise _fail(key, f"{shown(v)} is out of range {r.text}")
     return float(v)
 

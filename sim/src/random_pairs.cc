@@ -17,18 +17,30 @@ constexpr int64_t kPairStream = 400000;  // after mobility, radio, routing and w
 std::pair<int, int> unordered(int a, int b) { return {std::min(a, b), std::max(a, b)}; }
 }  // namespace
 
-std::vector<int> hop_distances(const Scenario& s, double range_m, int src) {
+std::vector<std::vector<uint32_t>> unit_disk_neighbours(const Scenario& s, double range_m) {
   const uint32_t n = s.nodes.GetN();
   std::vector<ns3::Vector> pos(n);
   for (uint32_t i = 0; i < n; ++i) pos[i] = s.nodes.Get(i)->GetObject<ns3::MobilityModel>()->GetPosition();
-  std::vector<int> hops(n, -1);
+  std::vector<std::vector<uint32_t>> neighbours(n);
+  for (uint32_t u = 0; u < n; ++u) {
+    for (uint32_t v = u + 1; v < n; ++v) {
+      if (ns3::CalculateDistance(pos[u], pos[v]) > range_m) continue;
+      neighbours[u].push_back(v);
+      neighbours[v].push_back(u);
+    }
+  }
+  return neighbours;
+}
+
+std::vector<int> hop_distances(const std::vector<std::vector<uint32_t>>& neighbours, int src) {
+  std::vector<int> hops(neighbours.size(), -1);
   std::deque<uint32_t> frontier{static_cast<uint32_t>(src)};
   hops[static_cast<size_t>(src)] = 0;
   while (!frontier.empty()) {
     const uint32_t u = frontier.front();
     frontier.pop_front();
-    for (uint32_t v = 0; v < n; ++v) {
-      if (hops[v] >= 0 || ns3::CalculateDistance(pos[u], pos[v]) > range_m) continue;
+    for (uint32_t v : neighbours[u]) {
+      if (hops[v] >= 0) continue;
       hops[v] = hops[u] + 1;
       frontier.push_back(v);
     }
@@ -49,7 +61,8 @@ std::vector<FlowSpec> draw_random_pairs(const Spec& spec, const Scenario& s) {
     FlowSpec& f = flows[i];
     if (!f.random_pair()) continue;
     if (hops.empty()) {
-      for (uint32_t u = 0; u < s.nodes.GetN(); ++u) hops.push_back(hop_distances(s, spec.radio.rx_range_m, static_cast<int>(u)));
+      const auto neighbours = unit_disk_neighbours(s, spec.radio.rx_range_m);
+      for (uint32_t u = 0; u < s.nodes.GetN(); ++u) hops.push_back(hop_distances(neighbours, static_cast<int>(u)));
     }
     std::vector<std::pair<int, int>> candidates;
     for (size_t a = 0; a < hops.size(); ++a) {

@@ -8,6 +8,7 @@
 // random stream of its own, so the draw depends only on seed and topology.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "scenario.h"
@@ -19,7 +20,10 @@ namespace mantra::sim {
 // naming the flow when no pair is far enough apart.
 std::vector<FlowSpec> draw_random_pairs(const Spec& spec, const Scenario& scenario);
 
-// Hop distances from `src` at t = 0 (-1: unreachable).
-std::vector<int> hop_distances(const Scenario& scenario, double range_m, int src);
+// Per node, the nodes within `range_m` of it at t = 0 (the unit-disk graph).
+std::vector<std::vector<uint32_t>> unit_disk_neighbours(const Scenario& scenario, double range_m);
+
+// Hop distances from `src` over that graph (-1: unreachable).
+std::vector<int> hop_distances(const std::vector<std::vector<uint32_t>>& neighbours, int src);
 
 }  // namespace mantra::sim

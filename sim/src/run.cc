@@ -1,5 +1,6 @@
 #include "run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -96,6 +97,14 @@ nlohmann::json run_simulation(const Spec& spec) {
   LossOracle oracle(spec, scenario.nodes);
   std::unique_ptr<LatpAgents> agents;
   if (spec.needs_latp_agents()) agents = std::make_unique<LatpAgents>(spec, scenario);
+  // Random pairs are drawn on the positions at t = 0. A moving node's mobility model takes its
+  // first position when ns-3 initialises the node, in an event at t = 0; until then every moving
+  // node reads (0, 0) and no pair is ever hops apart. Run the events already at t = 0 first.
+  const bool any_random_pair = std::any_of(spec.flows.begin(), spec.flows.end(), [](const FlowSpec& f) { return f.random_pair(); });
+  if (any_random_pair && spec.mobility.model != "static") {
+    ns3::Simulator::Stop(ns3::Seconds(0));
+    ns3::Simulator::Run();
+  }
   const std::vector<FlowSpec> drawn = draw_random_pairs(spec, scenario);
   std::vector<FlowRuntime> flows;
   for (size_t i = 0; i < drawn.size(); ++i) {

@@ -3,13 +3,9 @@
 // it decoded and the time its PHY saw the medium busy (CCA_BUSY).
 #include <gtest/gtest.h>
 
-#include <ns3/core-module.h>
-#include <ns3/internet-module.h>
-#include <ns3/mobility-module.h>
-#include <ns3/network-module.h>
 #include <ns3/wifi-module.h>
 
-#include "radio.h"
+#include "two_node_net.h"
 
 namespace mantra::sim {
 namespace {
@@ -21,23 +17,9 @@ struct Heard {
 
 Heard listen_at(double distance_m) {
   using namespace ns3;
-  RngSeedManager::SetSeed(1);
-  RngSeedManager::SetRun(1);
-  NodeContainer nodes;
-  nodes.Create(2);
-  auto positions = CreateObject<ListPositionAllocator>();
-  positions->Add(Vector(0, 0, 0));
-  positions->Add(Vector(distance_m, 0, 0));
-  MobilityHelper mobility;
-  mobility.SetPositionAllocator(positions);
-  mobility.Install(nodes);
-  RadioSpec radio;  // the preset's defaults
-  NetDeviceContainer devices = install_radio(radio, 0.0, nodes, 0);
-  InternetStackHelper internet;
-  internet.Install(nodes);
-  Ipv4AddressHelper ip;
-  ip.SetBase("10.0.0.0", "255.255.255.0");
-  ip.Assign(devices);
+  TwoNodeNet net = two_node_net(distance_m, RadioSpec{});  // the preset's defaults
+  NetDeviceContainer& devices = net.devices;
+  NodeContainer& nodes = net.nodes;
 
   Heard heard;
   auto phy = DynamicCast<WifiNetDevice>(devices.Get(1))->GetPhy();

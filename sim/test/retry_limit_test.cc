@@ -7,14 +7,10 @@
 // test counts the frames node 0's PHY puts on the air for it.
 #include <gtest/gtest.h>
 
-#include <ns3/core-module.h>
 #include <ns3/error-model.h>
-#include <ns3/internet-module.h>
-#include <ns3/mobility-module.h>
-#include <ns3/network-module.h>
 #include <ns3/wifi-module.h>
 
-#include "radio.h"
+#include "two_node_net.h"
 
 namespace mantra::sim {
 namespace {
@@ -38,24 +34,11 @@ enum class Receiver { kGone, kDeaf };
 
 Attempts attempts_of_lost_frame(bool rts, Receiver receiver) {
   using namespace ns3;
-  RngSeedManager::SetSeed(1);
-  RngSeedManager::SetRun(1);
-  NodeContainer nodes;
-  nodes.Create(2);
-  auto positions = CreateObject<ListPositionAllocator>();
-  positions->Add(Vector(0, 0, 0));
-  positions->Add(Vector(100, 0, 0));
-  MobilityHelper mobility;
-  mobility.SetPositionAllocator(positions);
-  mobility.Install(nodes);
   RadioSpec radio;  // the preset's defaults: 7 short, 4 long
   radio.rts = rts;
-  NetDeviceContainer devices = install_radio(radio, 0.0, nodes, 0);
-  InternetStackHelper internet;
-  internet.Install(nodes);
-  Ipv4AddressHelper ip;
-  ip.SetBase("10.0.0.0", "255.255.255.0");
-  ip.Assign(devices);
+  TwoNodeNet net = two_node_net(100, radio);
+  NodeContainer& nodes = net.nodes;
+  NetDeviceContainer& devices = net.devices;
 
   Attempts counted;
   bool counting = false;

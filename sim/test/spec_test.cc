@@ -159,6 +159,9 @@ TEST(Spec, BreakersGiveOneLineNamingTheKeyAndRange) {
       {with("\"a\\u2028b\": 1"), "'a\\u2028b': unknown key"},
       {with("\"a\\nb\": 1"), "'a\\nb': unknown key"},
       {std::string(5000, '[') + std::string(5000, ']'), "the spec nests deeper than 32 levels"},
+      // The number is cut short, not the range.
+      {"{\"duration\": " + std::string(5000, '1') + "}",
+       "duration: " + std::string(60, '1') + "... is out of range (beyond any double)"},
   };
   for (const auto& [text, expected] : cases) {
     const std::string e = error_of_text(text);

@@ -1,0 +1,40 @@
+// Two nodes `distance_m` apart on the x axis with a radio, an IP stack and
+// addresses 10.0.0.1 and 10.0.0.2: the set-up of the radio-level tests.
+#pragma once
+
+#include <ns3/core-module.h>
+#include <ns3/internet-module.h>
+#include <ns3/mobility-module.h>
+#include <ns3/network-module.h>
+
+#include "radio.h"
+
+namespace mantra::sim {
+
+struct TwoNodeNet {
+  ns3::NodeContainer nodes;
+  ns3::NetDeviceContainer devices;
+};
+
+inline TwoNodeNet two_node_net(double distance_m, const RadioSpec& radio) {
+  using namespace ns3;
+  RngSeedManager::SetSeed(1);
+  RngSeedManager::SetRun(1);
+  TwoNodeNet net;
+  net.nodes.Create(2);
+  auto positions = CreateObject<ListPositionAllocator>();
+  positions->Add(Vector(0, 0, 0));
+  positions->Add(Vector(distance_m, 0, 0));
+  MobilityHelper mobility;
+  mobility.SetPositionAllocator(positions);
+  mobility.Install(net.nodes);
+  net.devices = install_radio(radio, 0.0, net.nodes, 0);
+  InternetStackHelper internet;
+  internet.Install(net.nodes);
+  Ipv4AddressHelper ip;
+  ip.SetBase("10.0.0.0", "255.255.255.0");
+  ip.Assign(net.devices);
+  return net;
+}
+
+}  // namespace mantra::sim

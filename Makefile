@@ -50,7 +50,7 @@ $(SANITIZE_BUILD)/build.ninja: | system $(NS3)/.complete
 
 sanitize: setup $(SANITIZE_BUILD)/build.ninja
 	cmake --build $(SANITIZE_BUILD)
-	. scripts/sanitize-env.sh && ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j2
+	MANTRA_ROOT=$(CURDIR) . scripts/sanitize-env.sh && ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j2
 	scripts/sanitize-runs.sh $(SANITIZE_BUILD)/sim/mantra-sim
 
 # A quick reproduction of what is implemented (campaigns/demo/), ending with the

@@ -93,15 +93,28 @@ void EndpointApp::OnReceive(ns3::Ptr<ns3::Socket> socket) {
     MeasurementTag tag;
     if (role_ == Role::kReceiver && p->PeekPacketTag(tag)) {
       const double now_s = ns3::Simulator::Now().GetSeconds();
-      metrics_->on_arrival(now_s, (ns3::Simulator::Now().GetNanoSeconds() - tag.sent_ns) / 1e9);
-      metrics_->on_goodput(now_s, p->GetSize());
-      if (tag.seq >= 0) oracle_->on_delivered(tag.flow, tag.seq);
+      if (first_arrival(tag.seq)) {
+        metrics_->on_arrival(now_s, (ns3::Simulator::Now().GetNanoSeconds() - tag.sent_ns) / 1e9);
+        metrics_->on_goodput(now_s, p->GetSize());
+        if (tag.seq >= 0) oracle_->on_delivered(tag.flow, tag.seq);
+      } else {
+        metrics_->on_duplicate(now_s);
+      }
     }
     rx_buffer_.resize(p->GetSize());  // reused: no allocation per packet once grown
     p->CopyData(rx_buffer_.data(), rx_buffer_.size());
     endpoint_->handle_datagram(now(), rx_buffer_, static_cast<mantra::Ecn>(ecn));
   }
   Pump();
+}
+
+bool EndpointApp::first_arrival(int64_t seq) {
+  if (seq < 0 || seq > kMaxTrackedSeq) return true;  // not followed: counted as it comes
+  const auto i = static_cast<size_t>(seq);
+  if (i >= arrived_.size()) arrived_.resize(std::max(i + 1, 2 * arrived_.size()), false);
+  if (arrived_[i]) return false;
+  arrived_[i] = true;
+  return true;
 }
 
 void EndpointApp::OnTimer() {

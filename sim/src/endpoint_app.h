@@ -61,6 +61,10 @@ class EndpointApp : public ns3::Application {
   void OnReceive(ns3::Ptr<ns3::Socket> socket);
   void OnTimer();
   void Pump();  // send what is due, then re-arm the timer
+  // False for a data sequence number that has arrived before (a duplicate).
+  bool first_arrival(int64_t seq);
+
+  static constexpr int64_t kMaxTrackedSeq = int64_t{1} << 32;  // one bit each: at most 512 MiB
 
   std::unique_ptr<mantra::Endpoint> endpoint_;
   Role role_;
@@ -73,6 +77,7 @@ class EndpointApp : public ns3::Application {
   LossOracle* oracle_;
   ns3::Ptr<ns3::Socket> socket_;
   std::vector<uint8_t> rx_buffer_;
+  std::vector<bool> arrived_;  // receiver: data sequence numbers seen, by number
   ns3::EventId timer_;
   bool running_ = false;
 };

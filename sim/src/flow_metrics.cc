@@ -48,6 +48,10 @@ void FlowMetrics::on_arrival(double now_s, std::optional<double> delay_s) {
   if (delay_s) delays_s_.push_back(*delay_s);
 }
 
+void FlowMetrics::on_duplicate(double now_s) {
+  if (measured(now_s)) ++duplicates_;
+}
+
 void FlowMetrics::on_goodput(double now_s, int64_t bytes) {
   if (size_t b = bin(now_s); b < rx_bytes_.size()) rx_bytes_[b] += bytes;
   if (measured(now_s)) goodput_bytes_ += bytes;
@@ -89,6 +93,7 @@ nlohmann::json FlowMetrics::summary() const {
   j["measured"] = {{"from", from_s_}, {"to", to_s_}};
   j["sent"] = sent_packets_;
   j["received"] = arrivals_;
+  j["duplicates"] = duplicates_;
   j["sent_bytes"] = sent_bytes_;
   j["delivered_bytes"] = goodput_bytes_;
   j["throughput_kbps"] = throughput_kbps();

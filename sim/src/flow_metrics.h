@@ -3,6 +3,7 @@
 // Apps report three things: a data packet sent, a data packet arriving at
 // the destination (with its one-way delay), and payload delivered to the
 // application (goodput; for UDP the same packet, for TCP the in-order bytes).
+// A second copy of a UDP data packet is counted apart, as a duplicate.
 // Summaries follow docs/result-schema.md; smoothness is the LATP paper's:
 // within each window of `smoothness_window`, the smallest ratio between the
 // per-interval throughput samples (min/max), averaged over the windows.
@@ -34,6 +35,9 @@ class FlowMetrics {
   // nullopt (it then counts by its arrival time).
   void on_arrival(double now_s, std::optional<double> delay_s);
   void on_goodput(double now_s, int64_t bytes);
+  // A copy of a data packet that had already arrived (a routing layer such
+  // as DSR may deliver one packet twice); it counts nowhere else.
+  void on_duplicate(double now_s);
   void set_diagnostics(std::string side, std::vector<std::pair<std::string, double>> values);
 
   double throughput_kbps() const;
@@ -52,6 +56,7 @@ class FlowMetrics {
   int64_t sent_packets_ = 0;
   int64_t sent_bytes_ = 0;
   int64_t arrivals_ = 0;
+  int64_t duplicates_ = 0;
   int64_t goodput_bytes_ = 0;
   std::vector<double> delays_s_;      // in arrival order
   std::vector<int64_t> rx_bytes_;     // goodput per interval of the active period

@@ -39,6 +39,9 @@ int usage(const std::string& why) {
 }
 
 // What a fatal signal says, set before each phase (read by the handler only).
+// The handler can run after main has returned (an abort in an exit handler or
+// a static destructor), so g_result_place points at storage that outlives main:
+// a string literal or an argv entry, never a local std::string.
 volatile std::sig_atomic_t g_phase = 0;
 enum Phase : int { kRunning = 1, kTearingDown = 2 };
 const char* g_result_place = "standard output";
@@ -93,6 +96,7 @@ bool write_result(const std::string& doc, const std::string& path) {
 
 int main(int argc, char** argv) {
   std::string spec_path, out_path;
+  const char* out_arg = nullptr;  // argv's copy of out_path, for the signal handler
   bool check_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -102,6 +106,7 @@ int main(int argc, char** argv) {
     } else if (arg == "--out") {
       if (++i >= argc) return usage("--out needs a file");
       out_path = argv[i];
+      out_arg = argv[i];
     } else if (arg == "--check") {
       check_only = true;
     } else if (arg.rfind("--", 0) == 0) {
@@ -151,7 +156,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!write_result(result.dump(), out_path)) return 1;
-  if (!out_path.empty()) g_result_place = out_path.c_str();
+  if (out_arg && *out_arg) g_result_place = out_arg;
   g_phase = kTearingDown;
   if (fault == "teardown") ns3::Simulator::ScheduleDestroy(&std::abort);
   mantra::sim::tear_down_simulation();

@@ -2,257 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <limits>
 #include <set>
 
 #include "latp/node_agent.h"
 #include "mantra/registry.h"
+#include "message_text.h"
+#include "spec_values.h"
 
 namespace mantra::sim {
+
+// The one-line text helpers (message_text.h) and the ranges and value readers
+// (spec_values.h) this parser is built from.
+using namespace spec_detail;
+
 namespace {
 
 using nlohmann::json;
-
-// -- one line of text ---------------------------------------------------------
-
-// Length in bytes of the valid UTF-8 sequence at s[i], or 0 if it is not one.
-size_t utf8_length(std::string_view s, size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  size_t n = 0;
-  uint32_t cp = 0;
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) n = 2, cp = c & 0x1F;
-  else if (c >= 0xE0 && c <= 0xEF) n = 3, cp = c & 0x0F;
-  else if (c >= 0xF0 && c <= 0xF4) n = 4, cp = c & 0x07;
-  else return 0;
-  if (i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    const auto d = static_cast<unsigned char>(s[i + k]);
-    if ((d & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (d & 0x3F);
-  }
-  if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF))) return 0;
-  return n;
-}
-
-// `s` as printable UTF-8 on one line: control characters, invalid bytes and the
-// code points that some readers take as line breaks (U+0085, U+2028, U+2029)
-// escaped; cut to about `max` bytes with "..." (at a character boundary).
-std::string one_line(std::string_view s, size_t max) {
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < s.size();) {
-    if (out.size() >= max) {
-      out += "...";
-      break;
-    }
-    const auto c = static_cast<unsigned char>(s[i]);
-    const size_t n = utf8_length(s, i);
-    const std::string_view seq = s.substr(i, n == 0 ? 1 : n);
-    if (n == 1 && c >= 0x20 && c != 0x7F) {
-      out += static_cast<char>(c);
-    } else if (n == 1 && c == '\n') {
-      out += "\\n";
-    } else if (n == 1 && c == '\t') {
-      out += "\\t";
-    } else if (n <= 1) {  // another control character, or a byte that is not UTF-8
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else if (n == 2 && c == 0xC2 && static_cast<unsigned char>(seq[1]) < 0xA0) {  // C1 controls, U+0085 among them
-      out += "\\u00";
-      out += hex[static_cast<unsigned char>(seq[1]) >> 4];
-      out += hex[seq[1] & 15];
-    } else if (seq == "\xE2\x80\xA8" || seq == "\xE2\x80\xA9") {  // line and paragraph separators
-      out += seq[2] == '\xA8' ? "\\u2028" : "\\u2029";
-    } else {
-      out += seq;
-    }
-    i += seq.size();
-  }
-  return out;
-}
-
-constexpr size_t kShown = 60;  // bytes of a user's value shown in a message
-
-// A value as the user wrote it, short: strings without quotes, the rest as JSON.
-std::string shown(const json& v) {
-  if (v.is_string()) return one_line(v.get_ref<const std::string&>(), kShown);
-  return one_line(v.dump(-1, ' ', false, json::error_handler_t::replace), kShown);
-}
-
-// A key as part of a dotted path: quoted unless it is a plain name.
-std::string key_text(const std::string& key) {
-  const bool plain = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-  });
-  return plain ? key : "'" + one_line(key, kShown) + "'";
-}
-
-std::string path(const std::string& where, const std::string& key) {
-  return where.empty() ? key_text(key) : where + "." + key_text(key);
-}
-
-std::string at(const std::string& where, size_t i) { return where + "[" + std::to_string(i) + "]"; }
-
-// -- ranges (docs/run-spec.md, "Ranges") ----------------------------------------
-
-struct Range {
-  double lo, hi;
-  const char* text;      // as printed: "(1 ms .. 1000000 s)"
-  bool lo_open = false;  // lo itself excluded
-  bool hi_open = false;  // hi itself excluded
-  bool holds(double x) const { return (lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi); }
-};
-
-constexpr double kMaxTimeS = 1e6;        // any time or duration: 11.6 days, 1000 x the longest paper run
-constexpr int kMaxNodes = 2000;          // any topology: 2000 manet nodes build in about 30 s (docs)
-constexpr size_t kMaxFlows = 1000;
-constexpr double kMaxSeriesSamples = 1e7;  // flows x (stop - start) / interval, 16 bytes each
-constexpr double kMaxCoreParam = 1e9;    // |core parameter|: the core's casts to int stay defined
-
-const Range kDuration{1e-3, kMaxTimeS, "(1 ms .. 1000000 s)"};
-const Range kInterval{1e-3, kMaxTimeS, "(1 ms .. 1000000 s)"};
-const Range kTime{0, kMaxTimeS, "(0 .. 1000000 s)"};  // start, stop, pause, measure, link delay
-const Range kRate{1, 1e10, "(1 bps .. 10 Gbps)"};
-const Range kProbability{0, 1, "(0 .. below 1)", false, true};
-const Range kArea{1, 1e5, "(1 .. 100000 m)"};       // manet width, height
-const Range kRadioRange{1, 1e5, "(1 .. 100000 m)"};  // rx_range, cs_range
-const Range kSpacing{0, 1e5, "(above 0 .. 100000 m)", true};
-const Range kCoordinate{-1e5, 1e5, "(-100000 .. 100000 m)"};
-const Range kSpeed{0.01, 1000, "(0.01 .. 1000 m/s; model: static for no movement)"};
-const Range kQueue{1, 1e5, "(1 .. 100000 packets)"};
-const Range kSeed{1, 9223372036854775807.0, "(1 .. 9223372036854775807)"};
-const Range kChainHops{1, kMaxNodes - 1, "(1 .. 1999)"};
-const Range kManetNodes{2, kMaxNodes, "(2 .. 2000)"};
-const Range kGridSide{1, kMaxNodes, "(1 .. 2000, rows x cols 2 .. 2000)"};
-const Range kPacketSize{64, 1460, "(64 .. 1460 bytes)"};
-const Range kMaxWindow{1, 10000, "(1 .. 10000 packets)"};
-const Range kCoreParam{-kMaxCoreParam, kMaxCoreParam, "(-1e9 .. 1e9; the protocol checks its own range)"};
-
-[[noreturn]] void out_of_range(const json& v, const std::string& key, const Range& r) {
-  throw SpecError(key, shown(v) + " is out of range " + r.text);
-}
-
-// A finite JSON number inside `r`.
-double number(const json& v, const std::string& key, const Range& r) {
-  if (!v.is_number()) throw SpecError(key, "must be a number " + std::string(r.text));
-  const double x = v.get<double>();
-  if (!std::isfinite(x)) throw SpecError(key, "must be a finite number " + std::string(r.text));
-  if (!r.holds(x)) out_of_range(v, key, r);
-  return x;
-}
-
-// A JSON integer inside `r` (an integral float such as 4.0 counts). Checked
-// before any conversion, so 1e20 or 2^64 never wraps into range.
-int64_t integer(const json& v, const std::string& key, const Range& r) {
-  if (v.is_number_unsigned()) {
-    const uint64_t u = v.get<uint64_t>();
-    if (static_cast<double>(u) > r.hi || u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) out_of_range(v, key, r);
-    const auto i = static_cast<int64_t>(u);
-    if (!r.holds(static_cast<double>(i))) out_of_range(v, key, r);
-    return i;
-  }
-  if (v.is_number_integer()) {
-    const auto i = v.get<int64_t>();
-    if (!r.holds(static_cast<double>(i))) out_of_range(v, key, r);
-    return i;
-  }
-  if (!v.is_number()) throw SpecError(key, "must be an integer " + std::string(r.text));
-  const double x = v.get<double>();
-  if (!std::isfinite(x)) throw SpecError(key, "must be a finite number " + std::string(r.text));
-  if (x != std::floor(x)) throw SpecError(key, shown(v) + " is not an integer " + std::string(r.text));
-  // Integral doubles in range: r.hi of an int range is at most 2^63 - 1, so
-  // a double that passes holds() and is below 2^63 converts exactly.
-  if (!r.holds(x) || x >= 9223372036854775808.0) out_of_range(v, key, r);
-  return static_cast<int64_t>(x);
-}
-
-int small_integer(const json& v, const std::string& key, const Range& r) { return static_cast<int>(integer(v, key, r)); }
-
-double probability(const json& v, const std::string& key) { return number(v, key, kProbability); }
-
-bool boolean(const json& v, const std::string& key) {
-  if (!v.is_boolean()) throw SpecError(key, "must be true or false");
-  return v.get<bool>();
-}
-
-// -- quantities with units ---------------------------------------------------------
-
-struct Unit {
-  const char* suffix;
-  double scale;  // to the base unit (seconds, bit/s)
-};
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-
-// "<number><unit>": [0-9]*.?[0-9]+ with an optional exponent, then letters,
-// blanks around. A loop, not std::regex (whose matcher recurses per character).
-bool split_quantity(const std::string& text, std::string& number_part, std::string& suffix) {
-  size_t i = 0;
-  const size_t n = text.size();
-  while (i < n && is_space(text[i])) ++i;
-  const size_t begin = i;
-  while (i < n && is_digit(text[i])) ++i;
-  if (i < n && text[i] == '.') {
-    ++i;
-    const size_t frac = i;
-    while (i < n && is_digit(text[i])) ++i;
-    if (i == frac) return false;
-  } else if (i == begin) {
-    return false;
-  }
-  if (i < n && (text[i] == 'e' || text[i] == 'E')) {
-    size_t j = i + 1;
-    if (j < n && (text[j] == '+' || text[j] == '-')) ++j;
-    if (j < n && is_digit(text[j])) {
-      while (j < n && is_digit(text[j])) ++j;
-      i = j;
-    }
-  }
-  number_part = text.substr(begin, i - begin);
-  while (i < n && is_space(text[i])) ++i;
-  const size_t unit = i;
-  while (i < n && is_letter(text[i])) ++i;
-  suffix = text.substr(unit, i - unit);
-  while (i < n && is_space(text[i])) ++i;
-  return i == n;
-}
-
-// A number in the base unit, or a string "<number><unit>" from `units`, inside `r`.
-double quantity(const json& v, const std::string& key, const std::vector<Unit>& units, const char* kind,
-                const char* example, const Range& r) {
-  if (v.is_number()) return number(v, key, r);
-  if (!v.is_string()) throw SpecError(key, std::string("must be a ") + kind + " (" + example + ") " + r.text);
-  const std::string& text = v.get_ref<const std::string&>();
-  std::string digits, suffix;
-  if (text.size() <= 1000 && split_quantity(text, digits, suffix)) {
-    double scale = suffix.empty() ? 1 : 0;
-    for (const Unit& u : units) {
-      if (suffix == u.suffix) scale = u.scale;
-    }
-    if (scale > 0) {
-      // strtod: no exceptions; "1e400" gives inf, "1e-400" gives 0 (both out of range).
-      const double x = std::strtod(digits.c_str(), nullptr) * scale;
-      if (!std::isfinite(x) || !r.holds(x)) out_of_range(v, key, r);
-      return x;
-    }
-  }
-  throw SpecError(key, "'" + shown(v) + "' is not a " + kind + " (" + example + ")");
-}
-
-double duration(const json& v, const std::string& key, const Range& r) {
-  static const std::vector<Unit> units = {{"us", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"min", 60}};
-  return quantity(v, key, units, "duration", "e.g. 200ms, 1.5s, 3", r);
-}
-
-int64_t rate(const json& v, const std::string& key) {
-  static const std::vector<Unit> units = {{"bps", 1}, {"kbps", 1e3}, {"Kbps", 1e3}, {"Mbps", 1e6}, {"Gbps", 1e9}};
-  return std::llround(quantity(v, key, units, "rate", "e.g. 180kbps, 2Mbps", kRate));
-}
 
 // -- sections ------------------------------------------------------------------
 
@@ -552,10 +317,6 @@ json read_spec_json(std::string_view text) {
     throw SpecError("", std::string("malformed JSON: ") + e.what());
   }
 }
-
-double parse_duration(const json& v, const std::string& key) { return duration(v, key, kTime); }
-
-int64_t parse_rate(const json& v, const std::string& key) { return rate(v, key); }
 
 mantra::Params FlowSpec::sender_params() const {
   mantra::Params p = params;

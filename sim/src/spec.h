@@ -7,8 +7,8 @@
 // line instead of running something else. read_spec_json() and parse_spec()
 // throw nothing else: no bad input can abort, hang or overflow the simulator.
 //
-// This file and spec.cc use the core and nlohmann only, never ns-3, so the
-// spec fuzzer (sim/fuzz/) builds without it.
+// This file, spec.cc, spec_values.cc and message_text.cc use the core and
+// nlohmann only, never ns-3, so the spec fuzzer (sim/fuzz/) builds without it.
 #pragma once
 
 #include <cstdint>

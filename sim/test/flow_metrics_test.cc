@@ -49,6 +49,19 @@ TEST(FlowMetrics, DelayJitterLossAndThroughput) {
   EXPECT_NEAR(cdf[100].get<double>(), 30.0, 1e-9);
 }
 
+TEST(FlowMetrics, DuplicatesCountApartFromArrivals) {
+  FlowMetrics m(flow(0, 10), 1.0, 10.0, 0, 1e9);
+  for (int i = 0; i < 2; ++i) m.on_sent(i, 1000);
+  m.on_arrival(0.010, 0.010);
+  m.on_goodput(0.010, 1000);
+  m.on_duplicate(0.500);
+  m.on_duplicate(0.600);
+  auto j = m.summary();
+  EXPECT_EQ(j["received"].get<int64_t>(), 1);
+  EXPECT_EQ(j["duplicates"].get<int64_t>(), 2);
+  EXPECT_NEAR(j["plr"].get<double>(), 0.5, 1e-12);
+}
+
 TEST(FlowMetrics, NoArrivalsLeaveDelayUndefined) {
   FlowMetrics m(flow(0, 10), 1.0, 10.0, 0, 1e9);
   m.on_sent(1, 1000);

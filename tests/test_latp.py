@@ -109,3 +109,16 @@ def test_spec_refuses_latp_without_a_radio_and_half_random_pairs(write_spec):
     half["flows"][0]["src"] = "random"
     p = mantra("sim", write_spec(half), check=False)
     assert p.returncode == 2 and "src and dst are random together" in p.stderr
+
+
+def test_random_pairs_on_a_moving_network_use_the_nodes_first_positions(write_spec):
+    # Random-waypoint nodes take their first position in an ns-3 event at t = 0;
+    # pairs drawn before it saw every moving node at (0, 0), one hop apart.
+    spec = {
+        "duration": 5, "seed": 1,
+        "topology": {"kind": "manet", "nodes": 30, "width": 1500, "height": 300},
+        "mobility": {"model": "rwp", "speed": 5, "pause": 0},
+        "flows": [{"protocol": "cbr", "src": "random", "dst": "random", "min_hops": 3, "rate": "40kbps", "start": 1}],
+    }
+    f = sim(write_spec(spec))["flows"][0]
+    assert f["src"] != f["dst"] and f["sent"] > 0

@@ -12,7 +12,6 @@ its absolute wall times (its CBR rate is its own TFRC's sending rate).
                            [--seeds N] [--sim PATH ...] [--json FILE])
 """
 import argparse
-import json
 import statistics
 
 import sims
@@ -62,10 +61,7 @@ def main():
         print(f"{prefix}total wall-time ratio tfrc/cbr {tw / cw:.3f} (events ratio {ev:.3f}); median per seed "
               f"{statistics.median(x['tfrc_wall_s'] / x['cbr_wall_s'] for x in r):.3f}; "
               f"wall time tfrc {tw:.2f} s + cbr {cw:.2f} s = {tw + cw:.2f} s")
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump({"bench": "apps_overhead", "sims": [dict(i, label=n) for i, n in zip(infos, names)], "runs": rows},
-                      out, indent=1)
+    sims.write_json(args.json, "apps_overhead", infos, names, runs=rows)
 
 
 if __name__ == "__main__":

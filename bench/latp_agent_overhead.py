@@ -14,7 +14,6 @@ absolute wall times.
                            [--seeds N] [--sim PATH ...] [--json FILE])
 """
 import argparse
-import json
 
 import sims
 from mantra.simulator import run_spec
@@ -66,10 +65,7 @@ def main():
         prefix = f"{name}: " if len(names) > 1 else ""
         print(f"{prefix}total wall-time ratio agents/none {on_total / off_total:.3f} (bound 1.15); "
               f"wall time agents {on_total:.2f} s + none {off_total:.2f} s = {on_total + off_total:.2f} s")
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump({"bench": "latp_agent_overhead", "sims": [dict(i, label=n) for i, n in zip(infos, names)],
-                       "runs": rows}, out, indent=1)
+    sims.write_json(args.json, "latp_agent_overhead", infos, names, runs=rows)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ gets its own overhead and ratio and its absolute wall times.
                       [--runs N] [--reps N] [--sim PATH ...] [--json FILE])
 """
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -96,10 +95,7 @@ def main() -> None:
             c, s, n = sum(x["campaign_s"] for x in r), sum(x["sims_s"] for x in r), sum(x["runs"] for x in r)
             print(f"{name}: over {args.reps} repetitions: mantra run {c:.2f} s, mantra-sim alone {s:.2f} s, "
                   f"overhead per run {(c - s) / n:.3f} s, ratio {c / s:.3f}")
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump({"bench": "runner_overhead", "sims": [dict(i, label=n) for i, n in zip(infos, names)],
-                       "reps": reps}, out, indent=1)
+    sims.write_json(args.json, "runner_overhead", infos, names, reps=reps)
 
 
 if __name__ == "__main__":

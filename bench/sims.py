@@ -53,3 +53,10 @@ def labels(infos: list[dict]) -> list[str]:
     """Short column names: "ns-3 3.37", or the path where versions repeat."""
     names = [f"ns-3 {i['ns3_version']}" for i in infos]
     return names if len(set(names)) == len(names) else [i["path"] for i in infos]
+
+
+def write_json(path: str | None, bench: str, infos: list[dict], names: list[str], **data) -> None:
+    """Writes a bench's raw numbers with the binaries they came from (no-op without a path)."""
+    if path:
+        with open(path, "w") as out:
+            json.dump({"bench": bench, "sims": [dict(i, label=n) for i, n in zip(infos, names)], **data}, out, indent=1)

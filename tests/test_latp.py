@@ -95,9 +95,12 @@ def test_random_pairs_are_far_enough_apart_and_follow_the_seed(write_spec):
     for pairs in draws.values():
         assert all(abs(a - b) >= 3 for a, b in pairs) and len({frozenset(p) for p in pairs}) == 2
     assert sim(write_spec(spec), "seed=1")["flows"][0]["src"] == draws[1][0][0]  # same seed, same draw
-    spec["flows"][0]["min_hops"] = 7
+    # Both flows want the only pair 6 hops apart: the second finds none free.
+    spec["flows"][0]["min_hops"] = spec["flows"][1]["min_hops"] = 6
     far = mantra("sim", write_spec(spec), check=False)
-    assert far.returncode != 0 and "flows[0]: no free pair of nodes is 7 or more hops apart" in far.stderr
+    assert far.returncode != 0 and "flows[1]: no free pair of nodes is 6 or more hops apart" in far.stderr
+    spec["flows"][0]["min_hops"] = 7  # more hops than the network has nodes: refused as a spec error
+    assert "flows[0].min_hops: 7 is out of range (1 .. 6" in mantra("sim", write_spec(spec), check=False).stderr
 
 
 def test_spec_refuses_latp_without_a_radio_and_half_random_pairs(write_spec):

@@ -94,7 +94,7 @@ void EndpointApp::OnReceive(ns3::Ptr<ns3::Socket> socket) {
     if (role_ == Role::kReceiver && p->PeekPacketTag(tag)) {
       const double now_s = ns3::Simulator::Now().GetSeconds();
       if (first_arrival(tag.seq)) {
-        metrics_->on_arrival(now_s, (ns3::Simulator::Now().GetNanoSeconds() - tag.sent_ns) / 1e9);
+        metrics_->on_arrival(now_s, ns3::NanoSeconds(tag.sent_ns).GetSeconds());
         metrics_->on_goodput(now_s, p->GetSize());
         if (tag.seq >= 0) oracle_->on_delivered(tag.flow, tag.seq);
       } else {

@@ -42,10 +42,10 @@ void FlowMetrics::on_sent(double now_s, int64_t bytes) {
   sent_bytes_ += bytes;
 }
 
-void FlowMetrics::on_arrival(double now_s, std::optional<double> delay_s) {
-  if (!measured(delay_s ? now_s - *delay_s : now_s)) return;
+void FlowMetrics::on_arrival(double now_s, std::optional<double> sent_s) {
+  if (!measured(sent_s.value_or(now_s))) return;
   ++arrivals_;
-  if (delay_s) delays_s_.push_back(*delay_s);
+  if (sent_s) delays_s_.push_back(now_s - *sent_s);
 }
 
 void FlowMetrics::on_duplicate(double now_s) {

@@ -31,9 +31,11 @@ class FlowMetrics {
               double measure_to_s);
 
   void on_sent(double now_s, int64_t bytes);
-  // A data packet reached the destination at `now_s`; delay unknown when
-  // nullopt (it then counts by its arrival time).
-  void on_arrival(double now_s, std::optional<double> delay_s);
+  // A data packet sent at `sent_s` (the same clock reading on_sent had)
+  // reached the destination at `now_s`. It counts in the window by its send
+  // time, so that it counts exactly where its sending did; a packet with no
+  // known send time (nullopt) counts by its arrival and has no delay.
+  void on_arrival(double now_s, std::optional<double> sent_s);
   void on_goodput(double now_s, int64_t bytes);
   // A copy of a data packet that had already arrived (a routing layer such
   // as DSR may deliver one packet twice); it counts nowhere else.

@@ -130,9 +130,9 @@ void TcpSinkApp::OnRx(ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h, ns
   // A segment re-cut on retransmission starts at a sequence number never
   // sent before: it arrives, but has no transmission time to measure from.
   auto it = clock_->sent_ns.find(h.GetSequenceNumber().GetValue());
-  std::optional<double> delay_s;
-  if (it != clock_->sent_ns.end()) delay_s = (ns3::Simulator::Now().GetNanoSeconds() - it->second) / 1e9;
-  metrics_->on_arrival(ns3::Simulator::Now().GetSeconds(), delay_s);
+  std::optional<double> sent_s;
+  if (it != clock_->sent_ns.end()) sent_s = ns3::NanoSeconds(it->second).GetSeconds();
+  metrics_->on_arrival(ns3::Simulator::Now().GetSeconds(), sent_s);
 }
 
 }  // namespace mantra::sim

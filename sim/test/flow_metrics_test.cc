@@ -31,9 +31,9 @@ TEST(FlowMetrics, SilentSecondMakesWindowRatioZero) {
 TEST(FlowMetrics, DelayJitterLossAndThroughput) {
   FlowMetrics m(flow(0, 10), 1.0, 10.0, 0, 1e9);
   for (int i = 0; i < 4; ++i) m.on_sent(i, 1000);
-  m.on_arrival(0.010, 0.010);
-  m.on_arrival(1.030, 0.030);
-  m.on_arrival(2.020, 0.020);
+  m.on_arrival(0.010, 0.0);
+  m.on_arrival(1.030, 1.0);
+  m.on_arrival(2.020, 2.0);
   for (int i = 0; i < 3; ++i) m.on_goodput(i + 1, 1000);
   auto j = m.summary();
   EXPECT_NEAR(j["delay_ms"]["mean"].get<double>(), 20.0, 1e-9);
@@ -52,7 +52,7 @@ TEST(FlowMetrics, DelayJitterLossAndThroughput) {
 TEST(FlowMetrics, DuplicatesCountApartFromArrivals) {
   FlowMetrics m(flow(0, 10), 1.0, 10.0, 0, 1e9);
   for (int i = 0; i < 2; ++i) m.on_sent(i, 1000);
-  m.on_arrival(0.010, 0.010);
+  m.on_arrival(0.010, 0.0);
   m.on_goodput(0.010, 1000);
   m.on_duplicate(0.500);
   m.on_duplicate(0.600);
@@ -60,6 +60,19 @@ TEST(FlowMetrics, DuplicatesCountApartFromArrivals) {
   EXPECT_EQ(j["received"].get<int64_t>(), 1);
   EXPECT_EQ(j["duplicates"].get<int64_t>(), 2);
   EXPECT_NEAR(j["plr"].get<double>(), 0.5, 1e-12);
+}
+
+TEST(FlowMetrics, APacketSentAtTheWindowStartCountsOnArrival) {
+  // Sent at 1 s, the flow's start and the window's; it arrives 15 ns later.
+  // Its send time reconstructed as arrival minus delay is 0.9999999999999999 s
+  // (1.000000015 - 0.000000015 in doubles), outside the window: it was sent
+  // but never received. Counted by the sender's own clock reading, it counts.
+  FlowMetrics m(flow(1, 10), 1.0, 10.0, 0, 1e9);
+  m.on_sent(1.0, 1000);
+  m.on_arrival(1.000000015, 1.0);
+  auto j = m.summary();
+  EXPECT_EQ(j["received"].get<int64_t>(), 1);
+  EXPECT_DOUBLE_EQ(j["plr"].get<double>(), 0.0);
 }
 
 TEST(FlowMetrics, NoArrivalsLeaveDelayUndefined) {
@@ -79,7 +92,7 @@ TEST(FlowMetrics, OnlyTheMeasurementWindowCounts) {
     m.on_sent(s + 0.1, 1000);
     // Before 20 s a 1 s delay and half the bytes; afterwards 10 ms, all bytes.
     const double delay = s < 20 ? 1.0 : 0.010;
-    m.on_arrival(s + 0.1 + delay, delay);
+    m.on_arrival(s + 0.1 + delay, s + 0.1);
     m.on_goodput(s + 0.1 + delay, s < 20 ? 500 : 1000);
   }
   auto j = m.summary();

@@ -2,7 +2,7 @@
 # what is missing (Debian packages, the pinned Python environment, ns-3.44
 # from PyPI's ns3 wheel, pinned by hash, into .deps/), builds
 # incrementally with CMake + Ninja, then does its job.
-.PHONY: all system setup build test sanitize demo bench clean
+.PHONY: all system setup build test lint sanitize demo bench clean
 BUILD := build
 SANITIZE_BUILD := build-sanitize
 VENV := .venv
@@ -37,6 +37,16 @@ test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j2
 	PYTHONPATH=python $(VENV)/bin/python -m pytest -q tests
 	scripts/fuzz-spec.sh -max_total_time=30
+
+# Formatters and linters; any finding fails (CI runs this first): ruff's lint and format check
+# and mypy (strict) on the Python, the import contract of pyproject.toml (the lab's layers, no
+# cycles), clang-format on core/ and sim/ (.clang-format).
+lint: setup
+	$(VENV)/bin/ruff check python tests bench
+	$(VENV)/bin/ruff format --check python tests bench
+	$(VENV)/bin/mypy
+	PYTHONPATH=python $(VENV)/bin/lint-imports --no-cache --no-logo
+	git ls-files 'core/*.h' 'core/*.cc' 'sim/*.h' 'sim/*.cc' | xargs clang-format-14 --dry-run -Werror
 
 # The spec reader's fuzzer (libFuzzer, ASan + UBSan), 10^6 inputs; `make test` runs it for 30 s.
 fuzz: setup

@@ -11,6 +11,7 @@ its absolute wall times (its CBR rate is its own TFRC's sending rate).
     make bench        (or: PYTHONPATH=python .venv/bin/python bench/apps_overhead.py
                            [--seeds N] [--sim PATH ...] [--json FILE])
 """
+
 import argparse
 import statistics
 
@@ -18,7 +19,8 @@ import sims
 from mantra.simulator import run_spec
 
 BASE = {
-    "duration": 300, "seed": 1,
+    "duration": 300,
+    "seed": 1,
     "topology": {"kind": "manet", "nodes": 30, "width": 400, "height": 800},
     "mobility": {"model": "rwp", "speed": 10, "pause": 0},
 }
@@ -35,32 +37,50 @@ def main():
     names = sims.labels(infos)
     rows = {n: [] for n in names}
     for seed in range(1, args.seeds + 1):
-        order = list(zip(names, binaries))
+        order = list(zip(names, binaries, strict=True))
         if seed % 2 == 0:
             order.reverse()
         tfrc, rate = {}, {}
         for name, sim in order:
-            tfrc[name] = run_spec(dict(BASE, seed=seed, flows=[{"protocol": "tfrc", "src": 0, "dst": 1, "start": 0}]), sim)
+            tfrc[name] = run_spec(
+                dict(BASE, seed=seed, flows=[{"protocol": "tfrc", "src": 0, "dst": 1, "start": 0}]), sim
+            )
             f = tfrc[name]["flows"][0]
             rate[name] = max(1000, round(f["sent_bytes"] * 8 / (f["stop"] - f["start"])))
         for name, sim in order:
-            cbr = run_spec(dict(BASE, seed=seed, flows=[{"protocol": "cbr", "src": 0, "dst": 1, "start": 0,
-                                                         "rate": rate[name]}]), sim)
+            cbr = run_spec(
+                dict(BASE, seed=seed, flows=[{"protocol": "cbr", "src": 0, "dst": 1, "start": 0, "rate": rate[name]}]),
+                sim,
+            )
             t, c = tfrc[name]["provenance"], cbr["provenance"]
-            rows[name].append({"seed": seed, "rate_bps": rate[name], "tfrc_wall_s": t["wall_s"],
-                               "tfrc_events": t["events"], "cbr_wall_s": c["wall_s"], "cbr_events": c["events"],
-                               "ns3_version": t["ns3_version"]})
+            rows[name].append(
+                {
+                    "seed": seed,
+                    "rate_bps": rate[name],
+                    "tfrc_wall_s": t["wall_s"],
+                    "tfrc_events": t["events"],
+                    "cbr_wall_s": c["wall_s"],
+                    "cbr_events": c["events"],
+                    "ns3_version": t["ns3_version"],
+                }
+            )
             prefix = f"{name}: " if len(names) > 1 else ""
-            print(f"{prefix}seed {seed}: tfrc {t['wall_s']:.2f} s ({t['events']} events, {rate[name]/1e3:.1f} kb/s sent)  "
-                  f"cbr {c['wall_s']:.2f} s ({c['events']} events)  ratio {t['wall_s']/c['wall_s']:.3f}", flush=True)
+            print(
+                f"{prefix}seed {seed}: tfrc {t['wall_s']:.2f} s "
+                f"({t['events']} events, {rate[name] / 1e3:.1f} kb/s sent)  "
+                f"cbr {c['wall_s']:.2f} s ({c['events']} events)  ratio {t['wall_s'] / c['wall_s']:.3f}",
+                flush=True,
+            )
     for name in names:
         r = rows[name]
         tw, cw = sum(x["tfrc_wall_s"] for x in r), sum(x["cbr_wall_s"] for x in r)
         ev = sum(x["tfrc_events"] for x in r) / sum(x["cbr_events"] for x in r)
         prefix = f"{name}: " if len(names) > 1 else ""
-        print(f"{prefix}total wall-time ratio tfrc/cbr {tw / cw:.3f} (events ratio {ev:.3f}); median per seed "
-              f"{statistics.median(x['tfrc_wall_s'] / x['cbr_wall_s'] for x in r):.3f}; "
-              f"wall time tfrc {tw:.2f} s + cbr {cw:.2f} s = {tw + cw:.2f} s")
+        print(
+            f"{prefix}total wall-time ratio tfrc/cbr {tw / cw:.3f} (events ratio {ev:.3f}); median per seed "
+            f"{statistics.median(x['tfrc_wall_s'] / x['cbr_wall_s'] for x in r):.3f}; "
+            f"wall time tfrc {tw:.2f} s + cbr {cw:.2f} s = {tw + cw:.2f} s"
+        )
     sims.write_json(args.json, "apps_overhead", infos, names, runs=rows)
 
 

@@ -13,6 +13,7 @@ absolute wall times.
     make bench        (or: PYTHONPATH=python .venv/bin/python bench/latp_agent_overhead.py
                            [--seeds N] [--sim PATH ...] [--json FILE])
 """
+
 import argparse
 
 import sims
@@ -47,24 +48,39 @@ def main():
     for seed in range(1, args.seeds + 1):
         # Alternate the order so that a slow spell of the machine hits both.
         order = (True, False) if seed % 2 else (False, True)
-        pairs = list(zip(names, binaries)) if seed % 2 else list(zip(names, binaries))[::-1]
+        pairs = list(zip(names, binaries, strict=True)) if seed % 2 else list(zip(names, binaries, strict=True))[::-1]
         runs = {}
         for agents in order:
             for name, sim in pairs:
                 runs[name, agents] = run(seed, agents, sim)
         for name in names:
             (on_s, on_ev, on_sent, stamped), (off_s, off_ev, off_sent, _) = runs[name, True], runs[name, False]
-            rows[name].append({"seed": seed, "agents_wall_s": on_s, "agents_events": on_ev, "agents_sent": on_sent,
-                               "stamped": stamped, "none_wall_s": off_s, "none_events": off_ev, "none_sent": off_sent})
+            rows[name].append(
+                {
+                    "seed": seed,
+                    "agents_wall_s": on_s,
+                    "agents_events": on_ev,
+                    "agents_sent": on_sent,
+                    "stamped": stamped,
+                    "none_wall_s": off_s,
+                    "none_events": off_ev,
+                    "none_sent": off_sent,
+                }
+            )
             prefix = f"{name}: " if len(names) > 1 else ""
-            print(f"{prefix}seed {seed}: agents {on_s:.2f} s ({on_ev} events, {on_sent} packets, {stamped} stamps)  "
-                  f"none {off_s:.2f} s ({off_ev} events, {off_sent} packets)  ratio {on_s / off_s:.3f}", flush=True)
+            print(
+                f"{prefix}seed {seed}: agents {on_s:.2f} s ({on_ev} events, {on_sent} packets, {stamped} stamps)  "
+                f"none {off_s:.2f} s ({off_ev} events, {off_sent} packets)  ratio {on_s / off_s:.3f}",
+                flush=True,
+            )
     for name in names:
         on_total = sum(r["agents_wall_s"] for r in rows[name])
         off_total = sum(r["none_wall_s"] for r in rows[name])
         prefix = f"{name}: " if len(names) > 1 else ""
-        print(f"{prefix}total wall-time ratio agents/none {on_total / off_total:.3f} (bound 1.15); "
-              f"wall time agents {on_total:.2f} s + none {off_total:.2f} s = {on_total + off_total:.2f} s")
+        print(
+            f"{prefix}total wall-time ratio agents/none {on_total / off_total:.3f} (bound 1.15); "
+            f"wall time agents {on_total:.2f} s + none {off_total:.2f} s = {on_total + off_total:.2f} s"
+        )
     sims.write_json(args.json, "latp_agent_overhead", infos, names, runs=rows)
 
 

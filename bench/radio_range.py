@@ -11,6 +11,7 @@ carrier sense: two one-hop pairs side by side, receiver 1 at x = 0, sender 1 at 
 
     PYTHONPATH=python .venv/bin/python bench/radio_range.py --sim A [--sim B] [--out FILE.json]
 """
+
 import argparse
 import json
 import sys
@@ -25,18 +26,32 @@ CS_DISTANCES = [300, 500, 540, 545, 549, 551, 555, 560, 600]
 
 
 def reception(d, sim):
-    r = run_spec({"duration": 10, "seed": 1,
-                  "topology": {"kind": "positions", "positions": [[0, 0], [d, 0]]},
-                  "flows": [{"protocol": "cbr", "src": 0, "dst": 1, "start": 1, "rate": "80kbps"}]}, sim)
+    r = run_spec(
+        {
+            "duration": 10,
+            "seed": 1,
+            "topology": {"kind": "positions", "positions": [[0, 0], [d, 0]]},
+            "flows": [{"protocol": "cbr", "src": 0, "dst": 1, "start": 1, "rate": "80kbps"}],
+        },
+        sim,
+    )
     f = r["flows"][0]
     return {"sent": f["sent"], "received": f["received"]}
 
 
 def sensing(d, sim):
-    r = run_spec({"duration": 20, "seed": 1,
-                  "topology": {"kind": "positions", "positions": [[0, 0], [100, 0], [100 + d, 0], [200 + d, 0]]},
-                  "flows": [{"protocol": "cbr", "src": 1, "dst": 0, "start": 1, "rate": "2Mbps"},
-                            {"protocol": "cbr", "src": 2, "dst": 3, "start": 1, "rate": "2Mbps"}]}, sim)
+    r = run_spec(
+        {
+            "duration": 20,
+            "seed": 1,
+            "topology": {"kind": "positions", "positions": [[0, 0], [100, 0], [100 + d, 0], [200 + d, 0]]},
+            "flows": [
+                {"protocol": "cbr", "src": 1, "dst": 0, "start": 1, "rate": "2Mbps"},
+                {"protocol": "cbr", "src": 2, "dst": 3, "start": 1, "rate": "2Mbps"},
+            ],
+        },
+        sim,
+    )
     return {"pair_kbps": [round(f["throughput_kbps"], 1) for f in r["flows"]]}
 
 
@@ -48,25 +63,31 @@ def main():
     binaries = sims.resolve(args)
     infos = [sims.describe(b) for b in binaries]
     names = sims.labels(infos)
-    doc = {"sims": [dict(i, label=n) for i, n in zip(infos, names)], "reception": {}, "sensing": {}}
+    doc = {"sims": [dict(i, label=n) for i, n in zip(infos, names, strict=True)], "reception": {}, "sensing": {}}
     for d in RX_DISTANCES:
-        for n, b in zip(names, binaries):
+        for n, b in zip(names, binaries, strict=True):
             doc["reception"].setdefault(n, {})[d] = reception(d, b)
     for d in CS_DISTANCES:
-        for n, b in zip(names, binaries):
+        for n, b in zip(names, binaries, strict=True):
             doc["sensing"].setdefault(n, {})[d] = sensing(d, b)
     print("reception: CBR 80 kb/s over one link of d metres, packets received / sent (t = 1..10 s)\n")
     print("| d (m) | " + " | ".join(names) + " |")
     print("|---|" + "---|" * len(names))
     for d in RX_DISTANCES:
-        print(f"| {d} | " + " | ".join(f"{doc['reception'][n][d]['received']} / {doc['reception'][n][d]['sent']}"
-                                       for n in names) + " |")
+        print(
+            f"| {d} | "
+            + " | ".join(f"{doc['reception'][n][d]['received']} / {doc['reception'][n][d]['sent']}" for n in names)
+            + " |"
+        )
     print("\ncarrier sense: two saturated one-hop pairs whose senders are d metres apart, kb/s of each pair\n")
     print("| d (m) | " + " | ".join(names) + " |")
     print("|---|" + "---|" * len(names))
     for d in CS_DISTANCES:
-        print(f"| {d} | " + " | ".join(" + ".join(f"{x:.0f}" for x in doc["sensing"][n][d]["pair_kbps"])
-                                       for n in names) + " |")
+        print(
+            f"| {d} | "
+            + " | ".join(" + ".join(f"{x:.0f}" for x in doc["sensing"][n][d]["pair_kbps"]) for n in names)
+            + " |"
+        )
     if args.out:
         args.out.write_text(json.dumps(doc, indent=1))
 

@@ -17,6 +17,7 @@ gets its own overhead and ratio and its absolute wall times.
     make bench   (or: PYTHONPATH=python .venv/bin/python bench/runner_overhead.py
                       [--runs N] [--reps N] [--sim PATH ...] [--json FILE])
 """
+
 import argparse
 import os
 import subprocess
@@ -34,8 +35,11 @@ from mantra.simulator import ROOT
 def campaign(runs: int) -> dict:
     return {
         "campaign": "runner-overhead",
-        "base": {"duration": 2, "topology": {"kind": "p2p", "bandwidth": "2Mbps", "delay": "20ms"},
-                 "flows": [{"protocol": "tfrc", "src": 0, "dst": 1}]},
+        "base": {
+            "duration": 2,
+            "topology": {"kind": "p2p", "bandwidth": "2Mbps", "delay": "20ms"},
+            "flows": [{"protocol": "tfrc", "src": 0, "dst": 1}],
+        },
         "grid": {"protocol": {"tfrc": {"flows.0.protocol": "tfrc"}, "tcp": {"flows.0.protocol": "tcp"}}},
         "seeds": runs // 2,
         "metrics": {"throughput_kbps": "flows.0.throughput_kbps"},
@@ -45,8 +49,13 @@ def campaign(runs: int) -> dict:
 def run_campaign(path: Path, out: Path, sim: Path) -> float:
     env = dict(os.environ, MANTRA_SIM=str(sim), PYTHONPATH=str(ROOT / "python"))
     began = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "mantra", "run", str(path), "--workers", "1", "--out", str(out)],
-                   check=True, capture_output=True, env=env, cwd=ROOT)
+    subprocess.run(
+        [sys.executable, "-m", "mantra", "run", str(path), "--workers", "1", "--out", str(out)],
+        check=True,
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+    )
     return time.perf_counter() - began
 
 
@@ -67,7 +76,7 @@ def main() -> None:
         path = Path(tmp) / "c.yaml"
         path.write_text(yaml.safe_dump(campaign(args.runs)))
         for rep in range(args.reps):
-            order = list(zip(names, binaries))
+            order = list(zip(names, binaries, strict=True))
             if rep % 2:
                 order.reverse()
             campaign_s, sims_s = {}, {name: 0.0 for name, _ in order}
@@ -77,24 +86,37 @@ def main() -> None:
             for spec in specs:
                 for name, sim in order:
                     began = time.perf_counter()
-                    subprocess.run([str(sim), str(spec), "--out", str(Path(tmp) / "r.json")], check=True,
-                                   capture_output=True)
+                    subprocess.run(
+                        [str(sim), str(spec), "--out", str(Path(tmp) / "r.json")], check=True, capture_output=True
+                    )
                     sims_s[name] += time.perf_counter() - began
             n = len(specs)
             for name, _ in order:
                 per_run = (campaign_s[name] - sims_s[name]) / n
-                reps[name].append({"runs": n, "campaign_s": campaign_s[name], "sims_s": sims_s[name],
-                                   "overhead_per_run_s": per_run, "ratio": campaign_s[name] / sims_s[name]})
+                reps[name].append(
+                    {
+                        "runs": n,
+                        "campaign_s": campaign_s[name],
+                        "sims_s": sims_s[name],
+                        "overhead_per_run_s": per_run,
+                        "ratio": campaign_s[name] / sims_s[name],
+                    }
+                )
                 prefix = f"{name}: " if len(names) > 1 else ""
                 print(f"{prefix}runs {n}: mantra run {campaign_s[name]:.2f} s, mantra-sim alone {sims_s[name]:.2f} s")
-                print(f"{prefix}runner overhead per run: {per_run:.3f} s (bound 0.5 s); "
-                      f"runner/sim time ratio {campaign_s[name] / sims_s[name]:.3f}", flush=True)
+                print(
+                    f"{prefix}runner overhead per run: {per_run:.3f} s (bound 0.5 s); "
+                    f"runner/sim time ratio {campaign_s[name] / sims_s[name]:.3f}",
+                    flush=True,
+                )
     if args.reps > 1:
         for name in names:
             r = reps[name]
             c, s, n = sum(x["campaign_s"] for x in r), sum(x["sims_s"] for x in r), sum(x["runs"] for x in r)
-            print(f"{name}: over {args.reps} repetitions: mantra run {c:.2f} s, mantra-sim alone {s:.2f} s, "
-                  f"overhead per run {(c - s) / n:.3f} s, ratio {c / s:.3f}")
+            print(
+                f"{name}: over {args.reps} repetitions: mantra run {c:.2f} s, mantra-sim alone {s:.2f} s, "
+                f"overhead per run {(c - s) / n:.3f} s, ratio {c / s:.3f}"
+            )
     sims.write_json(args.json, "runner_overhead", infos, names, reps=reps)
 
 

@@ -2,6 +2,7 @@
 project's build (or MANTRA_SIM). With two or more, a benchmark runs them alternately
 (A, B, A, B, ...), so a slow spell of the machine falls on all of them alike.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -16,8 +17,13 @@ from mantra.simulator import sim_binary
 
 
 def add_argument(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--sim", action="append", type=Path, metavar="PATH",
-                    help="a mantra-sim binary (repeatable; default build/sim/mantra-sim or MANTRA_SIM)")
+    ap.add_argument(
+        "--sim",
+        action="append",
+        type=Path,
+        metavar="PATH",
+        help="a mantra-sim binary (repeatable; default build/sim/mantra-sim or MANTRA_SIM)",
+    )
 
 
 def resolve(args: argparse.Namespace) -> list[Path]:
@@ -40,8 +46,16 @@ def describe(sim: Path) -> dict:
         info["version_text"] = proc.stdout.strip()
     with tempfile.TemporaryDirectory() as tmp:
         spec, out = Path(tmp) / "s.json", Path(tmp) / "r.json"
-        spec.write_text(json.dumps({"duration": 1, "seed": 1, "topology": {"kind": "p2p", "bandwidth": "2Mbps",
-                                    "delay": "20ms"}, "flows": [{"protocol": "cbr", "src": 0, "dst": 1, "rate": 8000}]}))
+        spec.write_text(
+            json.dumps(
+                {
+                    "duration": 1,
+                    "seed": 1,
+                    "topology": {"kind": "p2p", "bandwidth": "2Mbps", "delay": "20ms"},
+                    "flows": [{"protocol": "cbr", "src": 0, "dst": 1, "rate": 8000}],
+                }
+            )
+        )
         subprocess.run([str(sim), str(spec), "--out", str(out)], check=True, capture_output=True)
         prov = json.loads(out.read_text())["provenance"]
     info["ns3_version"] = prov["ns3_version"]
@@ -59,4 +73,8 @@ def write_json(path: str | None, bench: str, infos: list[dict], names: list[str]
     """Writes a bench's raw numbers with the binaries they came from (no-op without a path)."""
     if path:
         with open(path, "w") as out:
-            json.dump({"bench": bench, "sims": [dict(i, label=n) for i, n in zip(infos, names)], **data}, out, indent=1)
+            json.dump(
+                {"bench": bench, "sims": [dict(i, label=n) for i, n in zip(infos, names, strict=True)], **data},
+                out,
+                indent=1,
+            )

@@ -23,6 +23,7 @@ def write_spec(tmp_path):
         path = tmp_path / name
         path.write_text(spec if isinstance(spec, str) else json.dumps(spec))
         return str(path)
+
     return write
 
 

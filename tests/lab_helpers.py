@@ -1,4 +1,5 @@
 """Shared by the lab tests: writing campaign files and reading a results index."""
+
 import sqlite3
 from pathlib import Path
 

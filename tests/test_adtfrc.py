@@ -1,6 +1,5 @@
 """ADTFRC in the simulator: the loss oracle's true causes, the detection
 score against them, and the probing sender on a broken path."""
-import json
 
 from conftest import mantra, sim
 
@@ -8,7 +7,8 @@ from conftest import mantra, sim
 def chain_with_cross_traffic(passive):
     # 3 hops at 200 m; a 1.5 Mb/s CBR flow overloads the chain from t = 10 s.
     return {
-        "duration": 40, "seed": 1,
+        "duration": 40,
+        "seed": 1,
         "topology": {"kind": "positions", "positions": [[0, 0], [200, 0], [400, 0], [600, 0]]},
         "flows": [
             {"protocol": "adtfrc", "src": 0, "dst": 3, "start": 1, "receiver_params": {"passive": passive}},
@@ -21,7 +21,8 @@ def roaming_relay():
     # Nodes 0 and 1 stand 400 m apart (out of range); node 2 roams the strip
     # between them at 10 m/s, so the 2-hop path comes and goes.
     return {
-        "duration": 60, "seed": 1,
+        "duration": 60,
+        "seed": 1,
         "topology": {"kind": "manet", "nodes": 3, "width": 400, "height": 10, "fixed": [[0, 5], [400, 5]]},
         "mobility": {"model": "rwp", "speed": 10, "pause": 0},
         "flows": [{"protocol": "adtfrc", "src": 0, "dst": 1, "start": 1}],

@@ -1,10 +1,12 @@
 """The `mantra sim` command: overrides, output, determinism and bad input."""
+
 import json
 
 from conftest import mantra, sim
 
 CHAIN = {
-    "duration": 20, "seed": 1,
+    "duration": 20,
+    "seed": 1,
     "topology": {"kind": "chain", "hops": 2, "spacing": 200},
     "flows": [{"protocol": "cbr", "src": 0, "dst": 2, "start": 1, "rate": "100kbps"}],
 }
@@ -79,5 +81,5 @@ def test_bad_input_exits_2_with_one_line_naming_the_key(write_spec):
     assert "flows[0].protocol: unknown protocol 'quic'" in bad(write_spec, CHAIN, "flows.0.protocol=quic")
     assert "radio.preset: unknown preset 'ns2-80211g'" in bad(write_spec, CHAIN, "radio=ns2-80211g")
     assert "malformed YAML" in bad(write_spec, "duration: [1,\nseed: 2\n", name="spec.yaml")
-    assert "malformed JSON" in bad(write_spec, "{\"duration\": }")
+    assert "malformed JSON" in bad(write_spec, '{"duration": }')
     assert "--set flows.5.rate" in bad(write_spec, CHAIN, "flows.5.rate=1")

@@ -1,4 +1,5 @@
 """Student-t intervals over seeds, claim verdicts, and the index's scalar flattening."""
+
 import math
 
 import pandas as pd
@@ -18,7 +19,7 @@ def test_t_interval_uses_student_t_not_1_96():
 
 
 def test_t_interval_edges_and_missing_values():
-    assert t_interval([]) [2] == 0
+    assert t_interval([])[2] == 0
     mean, half, n = t_interval([4.0, None, float("nan")])
     assert (mean, n) == (4.0, 1) and math.isnan(half)
 
@@ -31,14 +32,17 @@ def test_aggregate_groups_over_seeds():
     assert agg.loc["b", "ci95"] == 0.0
 
 
-@pytest.mark.parametrize("mean,half,n,bounds,verdict", [
-    (1.0, 0.1, 5, (0.5, 2.0), "pass"),
-    (1.0, 0.6, 5, (0.5, 2.0), "inconclusive"),   # straddles the lower bound
-    (3.0, 0.5, 5, (0.5, 2.0), "fail"),
-    (-5.0, 1.0, 3, (None, 0.0), "pass"),         # a falling trend
-    (-0.5, 1.0, 3, (None, 0.0), "inconclusive"),
-    (1.0, float("nan"), 1, (0.5, 2.0), "inconclusive"),  # one seed: no interval
-])
+@pytest.mark.parametrize(
+    "mean,half,n,bounds,verdict",
+    [
+        (1.0, 0.1, 5, (0.5, 2.0), "pass"),
+        (1.0, 0.6, 5, (0.5, 2.0), "inconclusive"),  # straddles the lower bound
+        (3.0, 0.5, 5, (0.5, 2.0), "fail"),
+        (-5.0, 1.0, 3, (None, 0.0), "pass"),  # a falling trend
+        (-0.5, 1.0, 3, (None, 0.0), "inconclusive"),
+        (1.0, float("nan"), 1, (0.5, 2.0), "inconclusive"),  # one seed: no interval
+    ],
+)
 def test_verdict(mean, half, n, bounds, verdict):
     assert judge(mean, half, n, bounds) == verdict
 
@@ -53,27 +57,47 @@ def frame():
 
 
 def test_ratio_is_paired_per_seed():
-    samples, _ = _samples(frame(), {"kind": "ratio", "metric": "kbps", "num": {"protocol": "tfrc"},
-                                    "den": {"protocol": "tcp"}})
+    samples, _ = _samples(
+        frame(), {"kind": "ratio", "metric": "kbps", "num": {"protocol": "tfrc"}, "den": {"protocol": "tcp"}}
+    )
     assert samples.tolist() == pytest.approx([2.0, 2.0, 2.0])
 
 
 def test_trend_is_a_slope_per_seed():
-    samples, _ = _samples(frame(), {"kind": "trend", "metric": "kbps", "x": "hops", "direction": "falls",
-                                    "where": {"protocol": "tfrc"}})
+    samples, _ = _samples(
+        frame(), {"kind": "trend", "metric": "kbps", "x": "hops", "direction": "falls", "where": {"protocol": "tfrc"}}
+    )
     assert samples.tolist() == pytest.approx([-10.0, -12.0, -8.0])
 
 
 def test_where_with_a_list_takes_any_of_its_values():
     # Seed 1: at hops 2 and 3, tfrc 80 and 70 -> mean 75; tcp half of that.
-    samples, _ = _samples(frame(), {"kind": "value", "metric": "kbps", "where": {"protocol": "tfrc", "hops": [2, 3]},
-                                    "min": 0})
+    samples, _ = _samples(
+        frame(), {"kind": "value", "metric": "kbps", "where": {"protocol": "tfrc", "hops": [2, 3]}, "min": 0}
+    )
     assert samples.tolist() == pytest.approx([75.0, 70.0, 80.0])
 
 
 def test_scalars_flatten_flows_but_not_series():
-    result = {"spec": {"duration": 1}, "flows": [{"throughput_kbps": 5.0, "delay_ms": {"p95": None},
-                                                  "series": {"t": [1]}, "protocol": "tfrc", "delay_cdf_ms": [1, 2]}],
-              "drops": {"ifq": 3}, "queue_drops": [1, 2], "fairness_jain": None, "provenance": {"seed": 1}}
-    assert scalars(result) == {"flows.0.throughput_kbps": 5.0, "flows.0.delay_ms.p95": None, "drops.ifq": 3,
-                               "fairness_jain": None}
+    result = {
+        "spec": {"duration": 1},
+        "flows": [
+            {
+                "throughput_kbps": 5.0,
+                "delay_ms": {"p95": None},
+                "series": {"t": [1]},
+                "protocol": "tfrc",
+                "delay_cdf_ms": [1, 2],
+            }
+        ],
+        "drops": {"ifq": 3},
+        "queue_drops": [1, 2],
+        "fairness_jain": None,
+        "provenance": {"seed": 1},
+    }
+    assert scalars(result) == {
+        "flows.0.throughput_kbps": 5.0,
+        "flows.0.delay_ms.p95": None,
+        "drops.ifq": 3,
+        "fairness_jain": None,
+    }

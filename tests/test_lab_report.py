@@ -1,5 +1,6 @@
 """The report: every plot kind and a claims table, rendered by headless Chromium; and the
 status and reproduce commands around it."""
+
 import copy
 import re
 import shutil
@@ -18,12 +19,29 @@ CAMPAIGN["plots"] = [
     {"kind": "scatter", "x": "delay_p95_ms", "y": "throughput_kbps", "series": "protocol"},
 ]
 CAMPAIGN["claims"] = [
-    {"claim": "TFRC gets at least a tenth of TCP's throughput.", "paper": "fair", "source": "test",
-     "check": {"kind": "ratio", "metric": "throughput_kbps", "num": {"protocol": "tfrc"}, "den": {"protocol": "tcp"},
-               "min": 0.1}},
-    {"claim": "Throughput falls as loss grows (TCP).", "paper": "falls",
-     "check": {"kind": "trend", "metric": "throughput_kbps", "x": "topology.loss", "direction": "falls",
-               "where": {"protocol": "tcp"}}},
+    {
+        "claim": "TFRC gets at least a tenth of TCP's throughput.",
+        "paper": "fair",
+        "source": "test",
+        "check": {
+            "kind": "ratio",
+            "metric": "throughput_kbps",
+            "num": {"protocol": "tfrc"},
+            "den": {"protocol": "tcp"},
+            "min": 0.1,
+        },
+    },
+    {
+        "claim": "Throughput falls as loss grows (TCP).",
+        "paper": "falls",
+        "check": {
+            "kind": "trend",
+            "metric": "throughput_kbps",
+            "x": "topology.loss",
+            "direction": "falls",
+            "where": {"protocol": "tcp"},
+        },
+    },
 ]
 
 
@@ -41,16 +59,22 @@ def test_chromium_renders_plots_and_tables(report):
     out, page = report
     chromium = shutil.which("chromium")
     assert chromium, "Debian's chromium is missing: run 'make setup'"
-    dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", f"file://{page}"],
-                         capture_output=True, text=True, timeout=120).stdout
-    check = re.search(r'id="render-check" data-expected-plots="(\d+)" data-drawn-plots="(\d+)" data-tables="(\d+)"', dom)
+    dom = subprocess.run(
+        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", f"file://{page}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+    check = re.search(
+        r'id="render-check" data-expected-plots="(\d+)" data-drawn-plots="(\d+)" data-tables="(\d+)"', dom
+    )
     assert check, "the page's render check did not run"
     expected, drawn, tables = map(int, check.groups())
     assert expected == drawn == 4
     assert tables >= 1 + 4  # the claims table and one per plot
     assert dom.count('class="pass"') + dom.count('class="fail"') + dom.count('class="inconclusive"') == 2
     assert "TFRC gets at least a tenth of TCP" in dom
-    assert f"./mantra run" in dom and str(out) in dom
+    assert "./mantra run" in dom and str(out) in dom
     assert len(list((out / "plots").glob("*.png"))) == 4
 
 

@@ -2,6 +2,7 @@
 kill -9 half-way on 2 workers, restarted, it runs only what was missing and ends with
 exactly 18 runs; run again through a real Dask scheduler and two workers on loopback, it
 gives the same metrics."""
+
 import json
 import os
 import signal
@@ -63,20 +64,38 @@ def test_loopback_dask_cluster_gives_the_same_metrics(local_results, tmp_path):
     sched_file = tmp_path / "scheduler.json"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # workers need no mantra package
     common = ["--no-dashboard", "--host", "127.0.0.1"]
-    procs = [subprocess.Popen([str(VENV_BIN / "dask"), "scheduler", "--port", "0", "--scheduler-file", str(sched_file),
-                               *common], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    procs = [
+        subprocess.Popen(
+            [str(VENV_BIN / "dask"), "scheduler", "--port", "0", "--scheduler-file", str(sched_file), *common],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    ]
     try:
         deadline = time.time() + 60
         while not sched_file.exists() and time.time() < deadline:
             time.sleep(0.1)
         address = json.loads(sched_file.read_text())["address"]
         for _ in range(2):
-            procs.append(subprocess.Popen([str(VENV_BIN / "dask"), "worker", address, "--nthreads", "1", *common],
-                                          cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            procs.append(
+                subprocess.Popen(
+                    [str(VENV_BIN / "dask"), "worker", address, "--nthreads", "1", *common],
+                    cwd=tmp_path,
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
         wait_for_workers(address, 2)
         out = tmp_path / "dask-results"
-        proc = subprocess.run([str(ROOT / "mantra"), "run", str(RESTART_CAMPAIGN), "--scheduler", address,
-                               "--out", str(out)], cwd=ROOT, capture_output=True, text=True)
+        proc = subprocess.run(
+            [str(ROOT / "mantra"), "run", str(RESTART_CAMPAIGN), "--scheduler", address, "--out", str(out)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
         assert proc.returncode == 0, proc.stderr
         assert "18 ran, 0 failed" in proc.stderr
     finally:

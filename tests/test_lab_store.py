@@ -1,11 +1,13 @@
 """The store: skip what is done, re-run what changed, re-index a result whose row was
 lost, and keep a failure's exit status, stderr and command while the campaign goes on."""
+
 import copy
 import json
 import os
 import sqlite3
 import stat
 import subprocess
+from pathlib import Path
 
 from conftest import ROOT
 from lab_helpers import WIRED, ok_runs, write_campaign
@@ -13,8 +15,13 @@ from mantra.lab.store import Store
 
 
 def run(*args, env=None):
-    return subprocess.run([str(ROOT / "mantra"), "run", *args], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [str(ROOT / "mantra"), "run", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def test_rerun_skips_done_and_changed_spec_runs_again(tmp_path):
@@ -50,8 +57,10 @@ def test_failed_run_is_recorded_and_the_campaign_goes_on(tmp_path):
     real = ROOT / "build" / "sim" / "mantra-sim"
     wrapper = tmp_path / "mantra-sim"
     # The real simulator, made to fail every run of seed 2 (exit 3).
-    wrapper.write_text(f'#!/bin/sh\nif [ "$1" != --check ] && grep -q \'"seed": 2\' "$1"; then\n'
-                       f'  echo "mantra-sim: simulation failed: injected" >&2; exit 3\nfi\nexec {real} "$@"\n')
+    wrapper.write_text(
+        f'#!/bin/sh\nif [ "$1" != --check ] && grep -q \'"seed": 2\' "$1"; then\n'
+        f'  echo "mantra-sim: simulation failed: injected" >&2; exit 3\nfi\nexec {real} "$@"\n'
+    )
     wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
     path = write_campaign(tmp_path / "c.yaml", WIRED)
     out = tmp_path / "out"
@@ -65,7 +74,7 @@ def test_failed_run_is_recorded_and_the_campaign_goes_on(tmp_path):
     assert all("injected" in e for e in failed["stderr"])
     for command in failed["command"]:  # the command names the stored spec, which reproduces it
         spec_file = command.split()[-1]
-        assert command.startswith("./mantra sim ") and json.loads(open(spec_file).read())["seed"] == 2
+        assert command.startswith("./mantra sim ") and json.loads(Path(spec_file).read_text())["seed"] == 2
     assert set(frame[frame["status"] == "ok"]["seed"]) == {1}
     # With the real simulator the failed runs are tried again (the build differs, so all re-run).
     assert run(str(path), "--out", str(out)).returncode == 0

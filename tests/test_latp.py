@@ -2,12 +2,14 @@
 and bound each LATP packet's rate feedback, the protocol against TFRC on a
 chain, and the scenario features its campaigns use (grid, random pairs a
 given number of hops apart, the measurement window)."""
+
 from conftest import mantra, sim
 
 
 def chain(protocol, hops=4, duration=60):
     return {
-        "duration": duration, "seed": 1,
+        "duration": duration,
+        "seed": 1,
         "radio": {"preset": "ns2-80211b", "queue": 25},
         "measure": {"from": 20},
         "topology": {"kind": "chain", "hops": hops, "spacing": 200},
@@ -69,10 +71,13 @@ def test_measurement_window_is_reported_and_checked(write_spec):
 
 def test_grid_numbers_nodes_row_by_row(write_spec):
     spec = {
-        "duration": 20, "seed": 1,
+        "duration": 20,
+        "seed": 1,
         "topology": {"kind": "grid", "rows": 3, "cols": 3, "spacing": 200},
-        "flows": [{"protocol": "cbr", "src": 0, "dst": 2, "rate": "80kbps", "start": 1},   # along row 0: 2 hops
-                  {"protocol": "cbr", "src": 0, "dst": 8, "rate": "80kbps", "start": 1}],  # to the far corner: 4 hops
+        "flows": [
+            {"protocol": "cbr", "src": 0, "dst": 2, "rate": "80kbps", "start": 1},  # along row 0: 2 hops
+            {"protocol": "cbr", "src": 0, "dst": 8, "rate": "80kbps", "start": 1},
+        ],  # to the far corner: 4 hops
     }
     r = sim(write_spec(spec))
     row, corner = r["flows"]
@@ -83,7 +88,8 @@ def test_grid_numbers_nodes_row_by_row(write_spec):
 
 def test_random_pairs_are_far_enough_apart_and_follow_the_seed(write_spec):
     spec = {
-        "duration": 10, "seed": 1,
+        "duration": 10,
+        "seed": 1,
         "topology": {"kind": "chain", "hops": 6, "spacing": 200},
         "flows": [{"protocol": "cbr", "src": "random", "dst": "random", "min_hops": 6, "rate": "40kbps", "start": 1}],
     }
@@ -104,8 +110,12 @@ def test_random_pairs_are_far_enough_apart_and_follow_the_seed(write_spec):
 
 
 def test_spec_refuses_latp_without_a_radio_and_half_random_pairs(write_spec):
-    wired = {"duration": 10, "seed": 1, "topology": {"kind": "p2p", "bandwidth": "1Mbps", "delay": "10ms"},
-             "flows": [{"protocol": "latp", "src": 0, "dst": 1}]}
+    wired = {
+        "duration": 10,
+        "seed": 1,
+        "topology": {"kind": "p2p", "bandwidth": "1Mbps", "delay": "10ms"},
+        "flows": [{"protocol": "latp", "src": 0, "dst": 1}],
+    }
     p = mantra("sim", write_spec(wired), check=False)
     assert p.returncode == 2 and "latp needs a wireless topology" in p.stderr
     half = chain("latp", duration=30)
@@ -118,7 +128,8 @@ def test_random_pairs_on_a_moving_network_use_the_nodes_first_positions(write_sp
     # Random-waypoint nodes take their first position in an ns-3 event at t = 0;
     # pairs drawn before it saw every moving node at (0, 0), one hop apart.
     spec = {
-        "duration": 5, "seed": 1,
+        "duration": 5,
+        "seed": 1,
         "topology": {"kind": "manet", "nodes": 30, "width": 1500, "height": 300},
         "mobility": {"model": "rwp", "speed": 5, "pause": 0},
         "flows": [{"protocol": "cbr", "src": "random", "dst": "random", "min_hops": 3, "rate": "40kbps", "start": 1}],

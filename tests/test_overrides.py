@@ -1,4 +1,5 @@
 """Dotted-key overrides, without running a simulation."""
+
 import pytest
 
 from mantra.errors import InputError
@@ -30,14 +31,17 @@ def test_star_sets_every_item_of_a_list():
     assert apply(spec, "flows.*.start=5")["flows"][1] == {"protocol": "latp", "params": {"a": 1}, "start": 5}
 
 
-@pytest.mark.parametrize("text, message", [
-    ("flows.3.rate=1", "flows.3 is not an index"),
-    ("seed.*.x=1", "seed is not a list"),
-    ("*.x=1", r"\* must follow a list"),
-    ("flows.x.rate=1", "flows.x is not an index"),
-    ("seed.value=1", "seed is a value, not a section"),
-    ("novalue", "expected key=value"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("flows.3.rate=1", "flows.3 is not an index"),
+        ("seed.*.x=1", "seed is not a list"),
+        ("*.x=1", r"\* must follow a list"),
+        ("flows.x.rate=1", "flows.x is not an index"),
+        ("seed.value=1", "seed is a value, not a section"),
+        ("novalue", "expected key=value"),
+    ],
+)
 def test_bad_overrides_name_the_key(text, message):
     spec = {"seed": 1, "flows": [{"protocol": "cbr"}]}
     with pytest.raises(InputError, match=message):

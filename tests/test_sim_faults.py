@@ -1,6 +1,7 @@
 """A finished run survives a fault in ns-3's teardown; a run that dies before its
 result exists says so in one line. MANTRA_SIM_FAULT injects an abort (mantra-sim's
 fault-injection switch, documented in docs/run-spec.md)."""
+
 import json
 import os
 import subprocess
@@ -8,8 +9,12 @@ import subprocess
 from conftest import ROOT
 
 SIM = ROOT / "build" / "sim" / "mantra-sim"
-SPEC = {"duration": 5, "seed": 1, "topology": {"kind": "chain", "hops": 2},
-        "flows": [{"protocol": "tfrc", "src": 0, "dst": 2}]}
+SPEC = {
+    "duration": 5,
+    "seed": 1,
+    "topology": {"kind": "chain", "hops": 2},
+    "flows": [{"protocol": "tfrc", "src": 0, "dst": 2}],
+}
 
 
 def run_with_fault(tmp_path, fault):
@@ -41,6 +46,7 @@ def test_abort_during_the_run_writes_no_result_and_says_so(tmp_path):
 
 def test_the_lab_keeps_a_result_whose_teardown_faulted(tmp_path, monkeypatch):
     from mantra.simulator import run_spec
+
     monkeypatch.setenv("MANTRA_SIM_FAULT", "teardown")
     result = run_spec(SPEC, SIM)
     assert result["spec"] == SPEC

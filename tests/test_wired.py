@@ -1,4 +1,5 @@
 """TFRC on a wired line (p2p topology): RFC 5348's equation and TCP-friendliness."""
+
 import math
 
 from conftest import sim
@@ -12,7 +13,8 @@ def tfrc_equation_bytes_per_s(s, rtt, p):
 def test_tfrc_sends_at_the_equation_rate_on_a_lossy_path(write_spec):
     loss = 0.01
     spec = {
-        "duration": 200, "seed": 1,
+        "duration": 200,
+        "seed": 1,
         "topology": {"kind": "p2p", "bandwidth": "10Mbps", "delay": "50ms", "loss": loss, "queue": 100},
         "flows": [{"protocol": "tfrc", "src": 0, "dst": 1, "start": 1}],
     }
@@ -27,7 +29,8 @@ def test_tfrc_sends_at_the_equation_rate_on_a_lossy_path(write_spec):
 
 def test_tfrc_and_tcp_share_a_wired_bottleneck_within_a_factor_of_two(write_spec):
     spec = {
-        "duration": 200, "seed": 1,
+        "duration": 200,
+        "seed": 1,
         "topology": {"kind": "p2p", "bandwidth": "2Mbps", "delay": "20ms", "loss": 0.01, "queue": 50},
         "flows": [
             {"protocol": "tfrc", "src": 0, "dst": 1, "start": 1},
@@ -46,10 +49,13 @@ def tcp_over_long_pipe(receive_buffer, loss=0.0):
     flow = {"protocol": "tcp", "src": 0, "dst": 1, "start": 1, "max_window": 20}
     if receive_buffer:
         flow["receive_buffer"] = receive_buffer
-    return {"duration": 41, "seed": 1, "measure": {"from": 11, "to": 41},
-            "topology": {"kind": "p2p", "hops": 1, "bandwidth": "10Mbps", "delay": "100ms", "loss": loss,
-                         "queue": 100},
-            "flows": [flow]}
+    return {
+        "duration": 41,
+        "seed": 1,
+        "measure": {"from": 11, "to": 41},
+        "topology": {"kind": "p2p", "hops": 1, "bandwidth": "10Mbps", "delay": "100ms", "loss": loss, "queue": 100},
+        "flows": [flow],
+    }
 
 
 def test_the_receive_buffer_bounds_tcp_to_its_window_per_rtt(write_spec):

@@ -1,10 +1,12 @@
 """The ns2-80211b radio end to end, and a mobile network run."""
+
 from conftest import sim
 
 
 def two_nodes(distance):
     return {
-        "duration": 10, "seed": 1,
+        "duration": 10,
+        "seed": 1,
         "topology": {"kind": "positions", "positions": [[0, 0], [distance, 0]]},
         "flows": [{"protocol": "cbr", "src": 0, "dst": 1, "start": 1, "rate": "80kbps"}],
     }
@@ -25,7 +27,8 @@ def test_every_packet_counts_once_within_range(write_spec):
 
 def test_random_waypoint_network_carries_tfrc(write_spec):
     spec = {
-        "duration": 60, "seed": 2,
+        "duration": 60,
+        "seed": 2,
         "topology": {"kind": "manet", "nodes": 30, "width": 400, "height": 800},
         "mobility": {"model": "rwp", "speed": 10, "pause": 0},
         "flows": [{"protocol": "tfrc", "src": 0, "dst": 1, "start": 5}],
@@ -40,11 +43,18 @@ def test_dsr_runs_with_moving_nodes_and_counts_each_packet_once(write_spec):
     # ns-3.37's DSR aborted at the first link break of a moving network; 3.44's runs.
     # Its link-acknowledgement timeouts resend packets that had arrived: such copies
     # are duplicates, never arrivals.
-    r = sim(write_spec({
-        "duration": 60, "seed": 7, "routing": "dsr",
-        "topology": {"kind": "manet", "nodes": 20, "width": 1000, "height": 300},
-        "mobility": {"model": "rwp", "speed": 20, "pause": 0},
-        "flows": [{"protocol": "tfrc", "src": 0, "dst": 1}]}))
+    r = sim(
+        write_spec(
+            {
+                "duration": 60,
+                "seed": 7,
+                "routing": "dsr",
+                "topology": {"kind": "manet", "nodes": 20, "width": 1000, "height": 300},
+                "mobility": {"model": "rwp", "speed": 20, "pause": 0},
+                "flows": [{"protocol": "tfrc", "src": 0, "dst": 1}],
+            }
+        )
+    )
     f = r["flows"][0]
     assert r["provenance"]["ns3_version"] == "3.44"
     assert 0 < f["received"] <= f["sent"] and f["duplicates"] >= 0

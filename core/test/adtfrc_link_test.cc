@@ -21,8 +21,10 @@ using testlink::TestLink;
 Time sec(int64_t s) { return Time::from_us(s * 1'000'000); }
 
 void add_protocol(TestLink& link, bool adtfrc) {
-  if (adtfrc) link.add_flow(std::make_unique<adtfrc::AdtfrcSender>(), std::make_unique<adtfrc::AdtfrcReceiver>());
-  else link.add_flow(std::make_unique<tfrc::TfrcSender>(), std::make_unique<tfrc::TfrcReceiver>());
+  if (adtfrc)
+    link.add_flow(std::make_unique<adtfrc::AdtfrcSender>(), std::make_unique<adtfrc::AdtfrcReceiver>());
+  else
+    link.add_flow(std::make_unique<tfrc::TfrcSender>(), std::make_unique<tfrc::TfrcReceiver>());
 }
 
 TEST(AdtfrcOverLink, KeepsItsRateUnderRandomLossWhereTfrcFalls) {
@@ -39,7 +41,8 @@ TEST(AdtfrcOverLink, KeepsItsRateUnderRandomLossWhereTfrcFalls) {
       link.run(sec(200));
       kbps[adtfrc] = link.delivered_rate(0, sec(50), sec(200)).kbps_value();
     }
-    std::printf("seed %d: random 5 %% loss: tfrc %.0f kb/s, adtfrc %.0f kb/s\n", static_cast<int>(seed), kbps[0], kbps[1]);
+    std::printf("seed %d: random 5 %% loss: tfrc %.0f kb/s, adtfrc %.0f kb/s\n", static_cast<int>(seed), kbps[0],
+                kbps[1]);
     EXPECT_GT(kbps[1], 2.0 * kbps[0]) << "seed " << seed;
     EXPECT_GT(kbps[1], 0.7 * 2000 * 0.95) << "seed " << seed << ": should nearly fill the link";
   }

@@ -105,7 +105,7 @@ TEST_F(ReceiverTest, ProbeIsAnsweredAtOnceEchoingItsTimestamp) {
   warm_up();
   reports();
   now = now + Duration::seconds(3);  // silence; the report clock went idle
-  reports();  // what the last data still owed
+  reports();                         // what the last data still owed
   ASSERT_FALSE(r.poll_transmit(now));
   const Time probe_sent = now - Duration::millis(40);
   r.handle_datagram(now, encode_probe({1, probe_sent, kRtt}), Ecn::kNotEct);

@@ -120,8 +120,8 @@ TEST(Algorithm2, TimeoutOutsideCongestionFreezesAndProbes) {
   data = 0;
   run(s, deadline, deadline + Duration::millis(5500), data, probes);
   EXPECT_TRUE(s.probing());
-  EXPECT_EQ(data, 0);       // data stops
-  EXPECT_EQ(probes, 6);     // one at once, then one per second
+  EXPECT_EQ(data, 0);    // data stops
+  EXPECT_EQ(probes, 6);  // one at once, then one per second
   EXPECT_DOUBLE_EQ(s.rate_bytes_per_s(), frozen);
 }
 

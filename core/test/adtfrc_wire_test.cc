@@ -11,8 +11,8 @@ namespace mantra::adtfrc {
 namespace {
 
 TEST(AdtfrcWire, StateOptionRoundTripsEveryStateAndTheUrgentBit) {
-  for (auto s : {NetworkState::kNormal, NetworkState::kCongestion, NetworkState::kRouteChange,
-                 NetworkState::kChannelError}) {
+  for (auto s :
+       {NetworkState::kNormal, NetworkState::kCongestion, NetworkState::kRouteChange, NetworkState::kChannelError}) {
     for (bool urgent : {false, true}) {
       tfrc::Feedback f;
       f.p = 0.01;

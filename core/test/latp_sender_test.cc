@@ -31,7 +31,7 @@ LatpSender steady(double rate = 50000) {
   LatpSender s;
   send_due(s, ms(0));
   s.handle_datagram(ms(500), report(ms(500), 1e6, rate * 9 / 16), Ecn::kNotEct);  // slow start: 2s = 9/8 rate
-  s.handle_datagram(ms(1000), report(ms(1000), -1, rate), Ecn::kNotEct);  // exits it, cut by 1/9
+  s.handle_datagram(ms(1000), report(ms(1000), -1, rate), Ecn::kNotEct);          // exits it, cut by 1/9
   EXPECT_NEAR(s.rate_Bps(), rate, 1);
   EXPECT_FALSE(s.in_slow_start());
   return s;

@@ -21,8 +21,8 @@ TEST(LatpWire, DataHeaderLayoutBitByBit) {
   ASSERT_EQ(b.size(), 1000u);
   const std::vector<uint8_t> head(b.begin(), b.begin() + 16);
   // ports | seq (24) | PT=1 (4) U=1 (1) Res=0 (3) -> 0001 1000 | ts | rtt | R
-  EXPECT_EQ(head, (std::vector<uint8_t>{0x12, 0x34, 0x56, 0x78, 0xAB, 0xCD, 0xEF, 0x18, 0x01, 0x02, 0x03, 0x04, 0xFF, 0xFF,
-                                        0xFF, 0xFE}));
+  EXPECT_EQ(head, (std::vector<uint8_t>{0x12, 0x34, 0x56, 0x78, 0xAB, 0xCD, 0xEF, 0x18, 0x01, 0x02, 0x03, 0x04, 0xFF,
+                                        0xFF, 0xFF, 0xFE}));
   const auto d = decode_data(b);
   ASSERT_TRUE(d) << d.error();
   EXPECT_EQ(d->seq, 0xABCDEFu);
@@ -80,7 +80,7 @@ TEST(LatpWire, WrongTypeIsRejected) {
 
 TEST(LatpWire, StampKeepsTheMinimumAndClampsToInt32) {
   std::vector<uint8_t> b;
-  encode_data(DataHeader{}, 100, b);  // R = no limit
+  encode_data(DataHeader{}, 100, b);           // R = no limit
   EXPECT_FALSE(stamp_rate_feedback(b, 5e12));  // clamps to INT32_MAX: no change
   EXPECT_TRUE(stamp_rate_feedback(b, 40000.7));
   EXPECT_EQ(decode_data(b)->rate_feedback_Bps, 40000);

@@ -26,11 +26,11 @@ TEST(TfrcOverLink, ConvergesToTheEquationRateAtTheLinksLossRate) {
       link.add_flow(std::make_unique<tfrc::TfrcSender>(), std::make_unique<tfrc::TfrcReceiver>());
       link.run(Time::from_us(400'000'000));
       auto& sender = dynamic_cast<tfrc::TfrcSender&>(link.sender(0));
-      const double sent_rate = link.delivered_rate(0, Time::from_us(100'000'000), Time::from_us(400'000'000))
-                                   .bytes_per_sec() / (1.0 - loss);
+      const double sent_rate =
+          link.delivered_rate(0, Time::from_us(100'000'000), Time::from_us(400'000'000)).bytes_per_sec() / (1.0 - loss);
       const double expected = tfrc_rate(1000, sender.rtt().secs(), loss);
-      EXPECT_NEAR(sent_rate / expected, 1.0, 0.25) << "loss " << loss << " seed " << seed
-                                                   << " sent " << sent_rate << " equation " << expected;
+      EXPECT_NEAR(sent_rate / expected, 1.0, 0.25)
+          << "loss " << loss << " seed " << seed << " sent " << sent_rate << " equation " << expected;
     }
   }
 }
@@ -56,8 +56,8 @@ TEST(TfrcOverLink, SharesABottleneckFairlyWithTcp) {
     const double tfrc = link.delivered_rate(0, from, to).kbps_value();
     const double tcp = link.delivered_rate(1, from, to).kbps_value();
     EXPECT_GT(tfrc + tcp, 0.8 * 2000) << "the bottleneck should be nearly full";
-    EXPECT_LT(std::max(tfrc, tcp) / std::min(tfrc, tcp), 2.0) << "seed " << seed << ": tfrc " << tfrc
-                                                               << " kb/s, tcp " << tcp << " kb/s";
+    EXPECT_LT(std::max(tfrc, tcp) / std::min(tfrc, tcp), 2.0)
+        << "seed " << seed << ": tfrc " << tfrc << " kb/s, tcp " << tcp << " kb/s";
   }
 }
 

@@ -84,7 +84,10 @@ TEST(Rfc5348Section5_5, DiscountSticksToHistoryAfterTheNextEvent) {
   // closed: 1000 (DF 1, weight w_1), then 7 x 100 (DF 0.5, weights w_2..w_8).
   double tot = 1000 * 1.0, w = 1.0;
   const double weights[] = {1, 1, 1, 0.8, 0.6, 0.4, 0.2};
-  for (double wi : weights) { tot += 100 * wi * 0.5; w += wi * 0.5; }
+  for (double wi : weights) {
+    tot += 100 * wi * 0.5;
+    w += wi * 0.5;
+  }
   EXPECT_NEAR(h.mean_interval(), tot / w, 1e-9);
 }
 

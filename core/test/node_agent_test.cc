@@ -40,11 +40,11 @@ TEST(NodeAgent, BusynessIsTheBusyShareBetweenAttempts) {
 
 TEST(NodeAgent, ResponsesASifsAfterReceptionAreNotAttempts) {
   NodeAgent a;
-  a.on_transmit(us(1000), dus(200));              // RTS: attempt
-  a.on_channel_busy(us(1210), dus(100));          // CTS received
-  a.on_transmit(us(1320), dus(4000));             // data a SIFS later: same exchange
-  a.on_channel_busy(us(5330), dus(100));          // ACK
-  a.on_transmit(us(7000), dus(200));              // next RTS after idle: attempt
+  a.on_transmit(us(1000), dus(200));      // RTS: attempt
+  a.on_channel_busy(us(1210), dus(100));  // CTS received
+  a.on_transmit(us(1320), dus(4000));     // data a SIFS later: same exchange
+  a.on_channel_busy(us(5330), dus(100));  // ACK
+  a.on_transmit(us(7000), dus(200));      // next RTS after idle: attempt
   const auto d = a.diagnostics();
   EXPECT_EQ(d[0].first, "attempts");
   EXPECT_EQ(d[0].second, 2);

@@ -21,7 +21,7 @@ TEST(RankWindow, NothingIsExtremeBeforeTheMinimumSampleCount) {
 
 TEST(RankWindow, TopAndBottomThirtyPercentOfTheWindow) {
   auto w = filled({1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
-  EXPECT_EQ(filled({1, 2, 3, 4, 5, 6, 7, 8, 9, 10}).classify_and_add(7.5), Level::kHigh);   // 7 of 10 below
+  EXPECT_EQ(filled({1, 2, 3, 4, 5, 6, 7, 8, 9, 10}).classify_and_add(7.5), Level::kHigh);    // 7 of 10 below
   EXPECT_EQ(filled({1, 2, 3, 4, 5, 6, 7, 8, 9, 10}).classify_and_add(6.5), Level::kMiddle);  // 6 of 10 below
   EXPECT_EQ(filled({1, 2, 3, 4, 5, 6, 7, 8, 9, 10}).classify_and_add(3.5), Level::kLow);     // 7 of 10 above
   EXPECT_EQ(w.classify_and_add(4.5), Level::kMiddle);

@@ -34,8 +34,10 @@ std::optional<Datagram> RenoSender::poll_transmit(Time now) {
   const double window = std::min(cwnd_, max_window_);
   if (static_cast<double>(snd_nxt_ - snd_una_) >= window) return std::nullopt;
   const uint32_t seq = snd_nxt_++;
-  if (sent_at_.count(seq) || seq < recover_) retransmitted_.insert(seq);
-  else sent_at_[seq] = now;
+  if (sent_at_.count(seq) || seq < recover_)
+    retransmitted_.insert(seq);
+  else
+    sent_at_[seq] = now;
   if (!rto_deadline_) rto_deadline_ = now + rto_ * backoff_;
   return make_data(seq);
 }
@@ -44,14 +46,19 @@ void RenoSender::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn) 
   Reader r(bytes);
   uint8_t type = 0;
   uint32_t ack = 0;
-  if (!r.u8(type) || type != kRenoAck || !r.u32(ack)) { ++stats_.datagrams_rejected; return; }
+  if (!r.u8(type) || type != kRenoAck || !r.u32(ack)) {
+    ++stats_.datagrams_rejected;
+    return;
+  }
   ++stats_.datagrams_received;
   const double flight = static_cast<double>(snd_nxt_ - snd_una_);
   if (ack > snd_una_) {
     if (auto it = sent_at_.find(ack - 1); it != sent_at_.end() && !retransmitted_.count(ack - 1)) {
       const Duration sample = now - it->second;
-      if (rtt_.has_sample()) rttvar_s_ = 0.75 * rttvar_s_ + 0.25 * std::abs(rtt_.smoothed_s() - sample.secs());
-      else rttvar_s_ = sample.secs() / 2;
+      if (rtt_.has_sample())
+        rttvar_s_ = 0.75 * rttvar_s_ + 0.25 * std::abs(rtt_.smoothed_s() - sample.secs());
+      else
+        rttvar_s_ = sample.secs() / 2;
       rtt_.add_sample(sample);
       rto_ = std::max(kMinRto, Duration::from_seconds(rtt_.smoothed_s() + 4 * rttvar_s_));
     }
@@ -112,7 +119,10 @@ void RenoReceiver::handle_datagram(Time, std::span<const uint8_t> bytes, Ecn) {
   Reader r(bytes);
   uint8_t type = 0;
   uint32_t seq = 0;
-  if (!r.u8(type) || type != kRenoData || !r.u32(seq)) { ++stats_.datagrams_rejected; return; }
+  if (!r.u8(type) || type != kRenoData || !r.u32(seq)) {
+    ++stats_.datagrams_rejected;
+    return;
+  }
   ++stats_.datagrams_received;
   stats_.bytes_received += static_cast<int64_t>(bytes.size());
   if (seq >= next_expected_) out_of_order_.insert(seq);

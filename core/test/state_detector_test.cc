@@ -20,7 +20,9 @@ class DetectorTest : public ::testing::Test {
   StateDetector d{500};
   int next = 0;
 
-  Identification feed(int i, Duration delay, int losses = 0) { return d.on_packet(sent_at(i), sent_at(i) + delay, losses, kT); }
+  Identification feed(int i, Duration delay, int losses = 0) {
+    return d.on_packet(sent_at(i), sent_at(i) + delay, losses, kT);
+  }
   void warm_up(int n = 200) {
     for (; next < n; ++next) feed(next, base_delay(next));
   }

@@ -46,7 +46,10 @@ Time TestLink::next_event() const {
   Time next = Time::never();
   if (!in_flight_.empty()) next = in_flight_.top().at;
   for (const auto& f : flows_) {
-    if (!f.started) { next = std::min(next, f.start); continue; }
+    if (!f.started) {
+      next = std::min(next, f.start);
+      continue;
+    }
     if (auto t = f.sender->poll_timeout()) next = std::min(next, *t);
     if (auto t = f.receiver->poll_timeout()) next = std::min(next, *t);
   }
@@ -58,10 +61,16 @@ void TestLink::run(Time until) {
   Time last = now_;
   while (true) {
     const Time next = next_event();
-    if (next > until) { now_ = until; break; }
+    if (next > until) {
+      now_ = until;
+      break;
+    }
     now_ = std::max(now_, next);
     if (now_ == last && ++events_at_same_time > 100000) throw std::logic_error("endpoint does not advance time");
-    if (now_ != last) { events_at_same_time = 0; last = now_; }
+    if (now_ != last) {
+      events_at_same_time = 0;
+      last = now_;
+    }
 
     while (!in_flight_.empty() && in_flight_.top().at <= now_) {
       InFlight p = in_flight_.top();

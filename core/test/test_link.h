@@ -26,7 +26,7 @@ struct LinkConfig {
   Rate bandwidth = Rate::bps(10'000'000);
   Duration delay = Duration::millis(50);  // one way, each direction
   int queue_packets = 50;
-  double loss = 0.0;          // forward, per packet
+  double loss = 0.0;  // forward, per packet
   double reverse_loss = 0.0;
   uint64_t seed = 1;
 };

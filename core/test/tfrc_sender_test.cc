@@ -110,7 +110,7 @@ TEST(Rfc5348Section4_3, NeverBelowOnePacketPerTmbi) {
 TEST(Rfc5348Section4_4, NofeedbackTimerHalvesInSlowStart) {
   TfrcSender s;
   send_due(s, ms(0));
-  feedback(s, ms(100), ms(0), 0, 0);  // X = 40000, deadline 500 ms
+  feedback(s, ms(100), ms(0), 0, 0);                        // X = 40000, deadline 500 ms
   for (int t = 100; t <= 500; t += 25) send_due(s, ms(t));  // not idle
   s.handle_timeout(ms(500));
   EXPECT_DOUBLE_EQ(s.rate_bytes_per_s(), 20000.0);

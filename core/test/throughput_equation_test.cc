@@ -9,12 +9,14 @@
 namespace mantra {
 namespace {
 
-struct EquationCase { double s, r, p, x; };
+struct EquationCase {
+  double s, r, p, x;
+};
 
 TEST(Rfc5348Section3_1, EquationValuesAtSeveralSRP) {
   const EquationCase cases[] = {
-      {1460, 0.1, 0.01, 164005.062}, {1460, 0.1, 0.001, 560411.702}, {1460, 0.1, 0.1, 25843.490},
-      {1460, 0.05, 0.02, 213886.968}, {1000, 0.2, 0.05, 18429.427},  {1000, 0.02, 0.0001, 6118217.959},
+      {1460, 0.1, 0.01, 164005.062},  {1460, 0.1, 0.001, 560411.702}, {1460, 0.1, 0.1, 25843.490},
+      {1460, 0.05, 0.02, 213886.968}, {1000, 0.2, 0.05, 18429.427},   {1000, 0.02, 0.0001, 6118217.959},
       {100, 0.1, 0.01, 11233.223},    {1460, 0.1, 0.5, 609.348},      {1460, 0.1, 1.0, 60.004},
       {1200, 0.3, 0.03, 22135.547},
   };
@@ -30,9 +32,7 @@ TEST(Rfc5348Section3_1, PacketsPerRttDependOnlyOnP) {
   EXPECT_NEAR(tfrc_rate(50, 0.002, 0.01) * 0.002 / 50, 11.2332, 1e-3);
 }
 
-TEST(Rfc5348Section3_1, ExplicitRtoOfOneSecond) {
-  EXPECT_NEAR(tfrc_rate(1460, 0.1, 0.01, 1.0), 145883.849, 1e-2);
-}
+TEST(Rfc5348Section3_1, ExplicitRtoOfOneSecond) { EXPECT_NEAR(tfrc_rate(1460, 0.1, 0.01, 1.0), 145883.849, 1e-2); }
 
 TEST(Rfc5348Section3_1, DecreasesStrictlyInP) {
   double last = tfrc_rate(1000, 0.1, 1e-6);

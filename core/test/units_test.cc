@@ -11,9 +11,7 @@ TEST(Units, BytesOverRateIsSerialisationTime) {
   EXPECT_EQ(Bytes(1) / Rate::zero(), Duration::infinite());
 }
 
-TEST(Units, RateTimesDurationIsBytes) {
-  EXPECT_EQ(Rate::kbps(180) * Duration::seconds(2), Bytes(45000));
-}
+TEST(Units, RateTimesDurationIsBytes) { EXPECT_EQ(Rate::kbps(180) * Duration::seconds(2), Bytes(45000)); }
 
 TEST(Units, BytesOverDurationIsRate) {
   EXPECT_EQ(Bytes(125000) / Duration::seconds(1), Rate::bps(1000000));

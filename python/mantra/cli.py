@@ -1,11 +1,12 @@
 """The mantra command line.
 
-    mantra sim SPEC [--set k=v ...] [--out FILE] [--json]     one run
-    mantra run CAMPAIGN... [--quick] [--workers N] [--scheduler tcp://HOST:PORT] [--out DIR]
-    mantra status [DIR ...]                                   what each results directory holds
-    mantra report DIR                                         write DIR/report.html
-    mantra reproduce PAPER [--quick] [--workers N] [--scheduler ADDR]
+mantra sim SPEC [--set k=v ...] [--out FILE] [--json]     one run
+mantra run CAMPAIGN... [--quick] [--workers N] [--scheduler tcp://HOST:PORT] [--out DIR]
+mantra status [DIR ...]                                   what each results directory holds
+mantra report DIR                                         write DIR/report.html
+mantra reproduce PAPER [--quick] [--workers N] [--scheduler ADDR]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -13,12 +14,16 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mantra.errors import InputError
 from mantra.simulator import ROOT, SimulationFailed, run_spec
 from mantra.spec import build_spec
 from mantra.spec_check import one_line
 from mantra.table import format_result
+
+if TYPE_CHECKING:  # the lab is imported where a command needs it
+    from mantra.lab.campaign import Campaign
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -39,8 +44,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load(paths: list[Path], args: argparse.Namespace) -> list:
-    from mantra.lab.campaign import load_campaign
+def _load(paths: list[Path], args: argparse.Namespace) -> list[Campaign]:
+    from mantra.lab.load import load_campaign
 
     if args.workers is not None and args.workers < 1:
         raise InputError("--workers: must be at least 1")
@@ -51,7 +56,7 @@ def _load(paths: list[Path], args: argparse.Namespace) -> list:
     return campaigns
 
 
-def _run(campaigns: list, out: Path, args: argparse.Namespace) -> int:
+def _run(campaigns: list[Campaign], out: Path, args: argparse.Namespace) -> int:
     from mantra.lab.runner import run_campaigns
 
     tally = run_campaigns(campaigns, out, workers=args.workers, scheduler=args.scheduler)
@@ -92,13 +97,20 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def reproducible() -> list[str]:
+    """What `reproduce` can run: the folders of campaigns/ that hold campaigns."""
+    return sorted(p.name for p in (ROOT / "campaigns").iterdir() if p.is_dir() and any(p.glob("*.yaml")))
+
+
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from mantra.lab.report import write_report
 
-    have = sorted(p.name for p in (ROOT / "campaigns").iterdir() if p.is_dir() and any(p.glob("*.yaml")))
+    have = reproducible()
     paths = sorted((ROOT / "campaigns" / args.paper).glob("*.yaml"))
     if not paths:
-        raise InputError(f"reproduce {args.paper}: no campaigns under campaigns/{args.paper}/ (have: {', '.join(have)})")
+        raise InputError(
+            f"reproduce {args.paper}: no campaigns under campaigns/{args.paper}/ (have: {', '.join(have)})"
+        )
     out = Path(args.out) if args.out else Path("results") / (args.paper + ("-quick" if args.quick else ""))
     code = _run(_load(paths, args), out, args)
     title = f"{args.paper}{' (quick)' if args.quick else ''}"
@@ -118,7 +130,9 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("sim", help="run one simulation from a run spec")
     sim.add_argument("spec", help="run spec, YAML or JSON")
-    sim.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a dotted key, e.g. mobility.speed=10")
+    sim.add_argument(
+        "--set", action="append", metavar="KEY=VALUE", help="override a dotted key, e.g. mobility.speed=10"
+    )
     sim.add_argument("--out", metavar="FILE", help="write the result JSON here")
     sim.add_argument("--json", action="store_true", help="print the result JSON on stdout (table on stderr)")
     sim.set_defaults(func=cmd_sim)
@@ -138,7 +152,9 @@ def parser() -> argparse.ArgumentParser:
     report.set_defaults(func=cmd_report)
 
     reproduce = sub.add_parser("reproduce", help="run a paper's campaigns (campaigns/PAPER/) and write the report")
-    reproduce.add_argument("paper", metavar="PAPER", help="adtfrc, latp, tfwmfc, freeze-probing, rsc-var, or demo")
+    reproduce.add_argument(
+        "paper", metavar="PAPER", help=f"one of: {', '.join(reproducible())} (the folders of campaigns/)"
+    )
     _execution_options(reproduce)
     reproduce.set_defaults(func=cmd_reproduce)
     return p
@@ -148,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
     try:
-        return args.func(args)
+        code: int = args.func(args)
+        return code
     except InputError as e:
         print(f"mantra: {one_line(str(e), 2000)}", file=sys.stderr)  # one line, whatever a path or key holds
         return 2
@@ -156,5 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         print("mantra: interrupted; finished runs are kept, run again to go on", file=sys.stderr)
         return 130
     except SimulationFailed as e:
-        print(f"mantra: simulation failed ({e.returncode}): {e}\n  reproduce: ./mantra {shlex.join(argv)}", file=sys.stderr)
+        print(
+            f"mantra: simulation failed ({e.returncode}): {e}\n  reproduce: ./mantra {shlex.join(argv)}",
+            file=sys.stderr,
+        )
         return 1

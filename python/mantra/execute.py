@@ -4,6 +4,7 @@ Standard library only: the runner ships this module to Dask workers by value, so
 worker needs a built mantra-sim (at the coordinator's path, or MANTRA_SIM) but not
 the mantra package.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -14,6 +15,7 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 # mantra-sim's exit status when the result is complete but ns-3's teardown faulted.
 TEARDOWN_FAULT = 3
@@ -40,7 +42,7 @@ def die_with_parent() -> list[str]:
     return ["setpriv", "--pdeathsig", "KILL"] if shutil.which("setpriv") else []
 
 
-def execute(spec_text: str, sim_path: str, tmp_root: str | None = None) -> dict:
+def execute(spec_text: str, sim_path: str, tmp_root: str | None = None) -> dict[str, Any]:
     """Runs mantra-sim on one spec (JSON text). Returns the exit status, stderr, the
     result JSON text (None unless the run finished: exit 0, or 3 for a fault after the
     result was written), the simulator's wall time, and the build and host that ran it."""
@@ -56,8 +58,9 @@ def execute(spec_text: str, sim_path: str, tmp_root: str | None = None) -> dict:
         out_path = Path(tmp) / "result.json"
         spec_path.write_text(spec_text)
         began = time.perf_counter()
-        proc = subprocess.run(die_with_parent() + [sim, str(spec_path), "--out", str(out_path)],
-                              capture_output=True, text=True)
+        proc = subprocess.run(
+            die_with_parent() + [sim, str(spec_path), "--out", str(out_path)], capture_output=True, text=True
+        )
         outcome["sim_wall_s"] = time.perf_counter() - began
         outcome["returncode"] = proc.returncode
         outcome["stderr"] = proc.stderr[-20000:]

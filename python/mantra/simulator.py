@@ -1,14 +1,15 @@
 """Running mantra-sim: one spec in, one result out."""
+
 from __future__ import annotations
 
 import json
 import os
-import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from mantra.errors import InputError
+from mantra.errors import InputError, SpecKeyError
 from mantra.execute import execute
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,15 +30,29 @@ class SimulationFailed(Exception):
         self.stderr = stderr
 
 
+def sim_check(sim: str | Path, spec: dict[str, Any]) -> SpecKeyError | None:
+    """mantra-sim's own verdict on a spec (`--check --json`): None if it takes it, else the
+    key and the message it refuses it with."""
+    proc = subprocess.run([str(sim), "--check", "--json", "-"], input=json.dumps(spec), capture_output=True, text=True)
+    try:
+        verdict = json.loads(proc.stdout)
+        ok, key, message = verdict["ok"], verdict.get("key", ""), verdict.get("message", "")
+    except (ValueError, KeyError, TypeError):
+        last = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
+        raise InputError(f"{sim} --check --json gave no verdict: {last}") from None
+    return None if ok else SpecKeyError(key, message)
+
+
 def run_spec(spec: dict[str, Any], sim: str | Path | None = None) -> dict[str, Any]:
-    """Runs one spec (on `sim`, default sim_binary()); bad specs raise InputError with
-    mantra-sim's one line."""
-    out = execute(json.dumps(spec), str(sim or sim_binary()))
+    """Runs one spec (on `sim`, default sim_binary()); a spec mantra-sim refuses raises
+    SpecKeyError (key and message)."""
+    sim = sim or sim_binary()
+    out = execute(json.dumps(spec), str(sim))
     if out["returncode"] == 2:
-        message = out["stderr"].strip().splitlines()[0] if out["stderr"].strip() else "bad spec"
-        raise InputError(re.sub(r"^mantra-sim: \S+: ", "spec: ", message))
+        raise sim_check(sim, spec) or InputError(f"spec: mantra-sim refused the spec, then took it: {out['stderr']}")
     if out["result"] is None:
         raise SimulationFailed(out["returncode"], out["stderr"])
     if out["returncode"] != 0:  # finished, then ns-3 faulted in teardown: keep the result, say so
         print(out["stderr"].strip().splitlines()[-1], file=sys.stderr)
-    return json.loads(out["result"])
+    result: dict[str, Any] = json.loads(out["result"])
+    return result

@@ -5,6 +5,7 @@ arguments into one JSON document, with errors that name the file and line (malfo
 input) or the key (an override that cannot apply), and pre-checks the ranges of its
 numbers (spec_check.py), which also catches what JSON cannot carry (NaN, dates).
 """
+
 from __future__ import annotations
 
 import copy
@@ -35,7 +36,7 @@ class _Loader(yaml.SafeLoader):
                 seen.add(key_node.value)
         return super().construct_mapping(node, deep=deep)
 
-    def construct_yaml_int(self, node: yaml.ScalarNode) -> int | float:
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int | float:  # type: ignore[override]
         # Python refuses to read integers of more than 4300 digits (ValueError); such a
         # number is out of every range anyway: infinity, which check_spec names.
         try:
@@ -96,11 +97,12 @@ def load_spec(path: str | Path) -> dict[str, Any]:
             try:
                 doc = parse_yaml(text)
             except _Duplicate as e:
-                raise InputError(f"{path}:{e.problem_mark.line + 1}: {e.problem}") from None
+                at = f":{e.problem_mark.line + 1}" if e.problem_mark is not None else ""
+                raise InputError(f"{path}{at}: {e.problem}") from None
             except yaml.MarkedYAMLError as e:
                 mark = e.problem_mark
-                line = f":{mark.line + 1}" if mark is not None else ""
-                raise InputError(f"{path}{line}: malformed YAML: {one_line(str(e.problem), 200)}") from None
+                at = f":{mark.line + 1}" if mark is not None else ""
+                raise InputError(f"{path}{at}: malformed YAML: {one_line(str(e.problem), 200)}") from None
             except yaml.YAMLError as e:
                 raise InputError(f"{path}: malformed YAML: {one_line(str(e), 200)}") from None
         else:
@@ -168,28 +170,34 @@ def resolve_all(spec: dict[str, Any], dotted: list[str], create_sections: bool) 
     if star == 0:
         raise KeyPathError("* must follow a list")
     container, part = resolve(spec, dotted[:star], create_sections=False)
-    items = container[part] if isinstance(container, list) or part in container else None
+    items = container[part] if isinstance(container, list) or part in container else None  # type: ignore[index]
     if not isinstance(items, list):
         raise KeyPathError(f"{'.'.join(dotted[:star])} is not a list")
     places: list[tuple[Any, str | int]] = []
     for index in range(len(items)):
-        places += resolve_all(spec, dotted[:star] + [str(index)] + dotted[star + 1:], create_sections)
+        places += resolve_all(spec, dotted[:star] + [str(index)] + dotted[star + 1 :], create_sections)
     return places
 
 
-def apply_override(spec: dict[str, Any], dotted: list[str], value: Any) -> None:
-    """Sets spec[a][b]... = value, creating missing sections. A radio given by preset name
-    becomes an object when one of its keys is set: radio=ns2-80211b + radio.queue=25 ->
-    {preset: ns2-80211b, queue: 25}. A `*` in place of a list index sets every item:
-    flows.*.protocol=latp."""
+def set_dotted(spec: dict[str, Any], dotted: list[str], value: Any, create_sections: bool) -> None:
+    """Sets spec[a][b]... = value: the one way a spec is overridden, by `--set` (which may
+    create missing sections) and by a campaign's axes and quick profile (which may not).
+    A radio given by preset name becomes an object when one of its keys is set:
+    radio=ns2-80211b + radio.queue=25 -> {preset: ns2-80211b, queue: 25}. A `*` in place of
+    a list index sets every item: flows.*.protocol=latp. Raises KeyPathError naming where
+    the key does not lead."""
     if len(dotted) > 1 and dotted[0] == "radio" and isinstance(spec.get("radio"), str):
         spec["radio"] = {"preset": spec["radio"]}
+    for container, last in resolve_all(spec, dotted, create_sections):
+        container[last] = copy.deepcopy(value)
+
+
+def apply_override(spec: dict[str, Any], dotted: list[str], value: Any) -> None:
+    """A `--set key=value`: set_dotted, creating missing sections."""
     try:
-        places = resolve_all(spec, dotted, create_sections=True)
+        set_dotted(spec, dotted, value, create_sections=True)
     except KeyPathError as e:
         raise InputError(f"--set {one_line('.'.join(dotted), 200)}: {one_line(str(e), 200)}") from None
-    for container, last in places:
-        container[last] = copy.deepcopy(value)
 
 
 def build_spec(path: str | Path, overrides: list[str]) -> dict[str, Any]:

@@ -7,6 +7,7 @@ which JSON cannot carry; YAML values that are not JSON (dates, sets, binary); ke
 are not strings (YAML's ``yes:``, ``1:``); nesting too deep; and alias bombs (a few
 YAML lines that expand to billions of values). docs/run-spec.md, "Ranges", lists them.
 """
+
 from __future__ import annotations
 
 import math
@@ -14,14 +15,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from mantra.errors import InputError
+from mantra.errors import SpecKeyError
 
-MAX_DEPTH = 32            # as sim/src/spec.h kMaxSpecDepth; a valid spec nests 4 deep
-MAX_VALUES = 100_000      # values in the spec once YAML aliases are expanded
+MAX_DEPTH = 32  # as sim/src/spec.h kMaxSpecDepth; a valid spec nests 4 deep
+MAX_VALUES = 100_000  # values in the spec once YAML aliases are expanded
 MAX_BYTES = 16 * 1024 * 1024  # as kMaxSpecBytes
 MAX_FLOWS = 1000
 MAX_NODES = 2000
-SHOWN = 60                # bytes of a user's value shown in a message
+SHOWN = 60  # bytes of a user's value shown in a message
 
 
 @dataclass(frozen=True)
@@ -149,8 +150,8 @@ def _key(path: str, key: str) -> str:
     return shown_key if not path else f"{path}.{shown_key}"
 
 
-def _fail(key: str, what: str) -> InputError:
-    return InputError(f"spec: {one_line(key, 200)}: {one_line(what, 600)}" if key else f"spec: {one_line(what, 600)}")
+def _fail(key: str, what: str) -> SpecKeyError:
+    return SpecKeyError(one_line(key, 200) if key else "", one_line(what, 600))
 
 
 def _is_number(v: Any) -> bool:
@@ -208,7 +209,7 @@ def _check_value(kind: str, v: Any, key: str, r: Range) -> None:
 
 
 def _pattern_matches(pattern: list[str], parts: list[str]) -> bool:
-    return len(pattern) == len(parts) and all(p == "*" or p == q for p, q in zip(pattern, parts))
+    return len(pattern) == len(parts) and all(p == "*" or p == q for p, q in zip(pattern, parts, strict=True))
 
 
 PATTERNS = [(p.split("."), kind, r) for p, (kind, r) in RANGES.items()]
@@ -244,13 +245,19 @@ def check_spec(spec: Any) -> None:
                 not_finite = where
         elif value is not None and not isinstance(value, (str, int, bool)):
             text = value.isoformat() if hasattr(value, "isoformat") else shown(value)
-            raise _fail(where, f"{one_line(text)} is a {type(value).__name__}, not a number, string, boolean, list or mapping")
+            raise _fail(
+                where, f"{one_line(text)} is a {type(value).__name__}, not a number, string, boolean, list or mapping"
+            )
     # Second pass: the ranges of known keys (NaN and infinities among them).
     flows = spec.get("flows")
     if isinstance(flows, list) and len(flows) > MAX_FLOWS:
         raise _fail("flows", f"lists {len(flows)} flows, at most {MAX_FLOWS}")
     topology = spec.get("topology")
-    if isinstance(topology, dict) and isinstance(topology.get("positions"), list) and len(topology["positions"]) > MAX_NODES:
+    if (
+        isinstance(topology, dict)
+        and isinstance(topology.get("positions"), list)
+        and len(topology["positions"]) > MAX_NODES
+    ):
         raise _fail("topology.positions", f"lists {len(topology['positions'])} positions, at most {MAX_NODES}")
     for parts, value in _leaves(spec):
         for pattern, kind, r in PATTERNS:

@@ -1,11 +1,19 @@
 """The per-flow summary table printed after a run."""
+
 from __future__ import annotations
 
 from typing import Any
 
 COLUMNS = [
-    ("flow", 5), ("protocol", 8), ("path", 8), ("kbps", 8), ("delay ms", 9), ("p95 ms", 8),
-    ("jitter ms", 9), ("plr", 6), ("smooth", 6),
+    ("flow", 5),
+    ("protocol", 8),
+    ("path", 8),
+    ("kbps", 8),
+    ("delay ms", 9),
+    ("p95 ms", 8),
+    ("jitter ms", 9),
+    ("plr", 6),
+    ("smooth", 6),
 ]
 
 
@@ -21,11 +29,17 @@ def format_result(result: dict[str, Any], title: str = "") -> str:
     lines.append("  ".join(name.rjust(width) for name, width in COLUMNS))
     for i, f in enumerate(result["flows"]):
         cells = [
-            str(i), f["protocol"], f"{f['src']}->{f['dst']}", f"{f['throughput_kbps']:.1f}",
-            number(f["delay_ms"]["mean"], 1), number(f["delay_ms"]["p95"], 1), number(f["jitter_ms"], 2),
-            f"{f['plr']:.3f}", f"{f['smoothness']:.2f}",
+            str(i),
+            f["protocol"],
+            f"{f['src']}->{f['dst']}",
+            f"{f['throughput_kbps']:.1f}",
+            number(f["delay_ms"]["mean"], 1),
+            number(f["delay_ms"]["p95"], 1),
+            number(f["jitter_ms"], 2),
+            f"{f['plr']:.3f}",
+            f"{f['smoothness']:.2f}",
         ]
-        lines.append("  ".join(c.rjust(w) for c, (_, w) in zip(cells, COLUMNS)))
+        lines.append("  ".join(c.rjust(w) for c, (_, w) in zip(cells, COLUMNS, strict=True)))
     fair = result.get("fairness_jain")
     drops = result["drops"]
     p = result["provenance"]

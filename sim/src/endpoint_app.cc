@@ -1,11 +1,11 @@
 #include "endpoint_app.h"
 
-#include "loss_oracle.h"
-
 #include <ns3/inet-socket-address.h>
 #include <ns3/simulator.h>
 #include <ns3/socket.h>
 #include <ns3/udp-socket-factory.h>
+
+#include "loss_oracle.h"
 
 namespace mantra::sim {
 namespace {
@@ -15,8 +15,7 @@ mantra::Time now() { return mantra::Time::from_us(ns3::Simulator::Now().GetMicro
 }  // namespace
 
 ns3::TypeId MeasurementTag::GetTypeId() {
-  static ns3::TypeId tid =
-      ns3::TypeId("mantra::MeasurementTag").SetParent<ns3::Tag>().AddConstructor<MeasurementTag>();
+  static ns3::TypeId tid = ns3::TypeId("mantra::MeasurementTag").SetParent<ns3::Tag>().AddConstructor<MeasurementTag>();
   return tid;
 }
 ns3::TypeId MeasurementTag::GetInstanceTypeId() const { return GetTypeId(); }
@@ -30,14 +29,15 @@ void MeasurementTag::Deserialize(ns3::TagBuffer buf) {
   flow = buf.ReadU32();
   seq = static_cast<int64_t>(buf.ReadU64());
 }
-void MeasurementTag::Print(std::ostream& os) const { os << "sent_ns=" << sent_ns << " flow=" << flow << " seq=" << seq; }
+void MeasurementTag::Print(std::ostream& os) const {
+  os << "sent_ns=" << sent_ns << " flow=" << flow << " seq=" << seq;
+}
 
 std::vector<std::pair<std::string, double>> endpoint_diagnostics(const mantra::Endpoint& endpoint) {
   const mantra::EndpointStats s = endpoint.stats();
-  std::vector<std::pair<std::string, double>> d = {
-      {"datagrams_sent", static_cast<double>(s.datagrams_sent)},
-      {"datagrams_received", static_cast<double>(s.datagrams_received)},
-      {"datagrams_rejected", static_cast<double>(s.datagrams_rejected)}};
+  std::vector<std::pair<std::string, double>> d = {{"datagrams_sent", static_cast<double>(s.datagrams_sent)},
+                                                   {"datagrams_received", static_cast<double>(s.datagrams_received)},
+                                                   {"datagrams_rejected", static_cast<double>(s.datagrams_rejected)}};
   d.insert(d.end(), s.diagnostics.begin(), s.diagnostics.end());
   return d;
 }

@@ -7,13 +7,13 @@
 // (the send time of data packets), so no protocol bytes are parsed here.
 #pragma once
 
-#include <memory>
-
 #include <ns3/application.h>
 #include <ns3/event-id.h>
 #include <ns3/ipv4-address.h>
 #include <ns3/socket.h>
 #include <ns3/tag.h>
+
+#include <memory>
 
 #include "flow_metrics.h"
 #include "mantra/endpoint.h"
@@ -35,8 +35,8 @@ class MeasurementTag : public ns3::Tag {
   void Print(std::ostream& os) const override;
 
   int64_t sent_ns = 0;
-  uint32_t flow = 0;   // index of the flow in the run spec
-  int64_t seq = -1;    // the protocol's data sequence number; -1: none
+  uint32_t flow = 0;  // index of the flow in the run spec
+  int64_t seq = -1;   // the protocol's data sequence number; -1: none
 };
 
 // An endpoint's datagram counters, then its protocol-specific values.

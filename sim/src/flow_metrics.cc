@@ -73,7 +73,8 @@ double FlowMetrics::smoothness() const {
   int windows = 0;
   // Whole intervals inside the measurement window, grouped from its start.
   const auto first = static_cast<size_t>(std::ceil((from_s_ - flow_.start_s) / interval_s_ - 1e-9));
-  const auto end = std::min(rx_bytes_.size(), static_cast<size_t>(std::floor((to_s_ - flow_.start_s) / interval_s_ + 1e-9)));
+  const auto end =
+      std::min(rx_bytes_.size(), static_cast<size_t>(std::floor((to_s_ - flow_.start_s) / interval_s_ + 1e-9)));
   for (size_t from = first; from + per_window <= end; from += per_window) {
     const auto [lo, hi] = std::minmax_element(rx_bytes_.begin() + from, rx_bytes_.begin() + from + per_window);
     if (*hi == 0) continue;  // nothing received: no ratio to take
@@ -104,7 +105,8 @@ nlohmann::json FlowMetrics::summary() const {
     std::vector<double> sorted = delays_s_;
     std::sort(sorted.begin(), sorted.end());
     const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
-    j["delay_ms"] = {{"mean", mean * 1e3}, {"p50", percentile(sorted, 0.5) * 1e3}, {"p95", percentile(sorted, 0.95) * 1e3}};
+    j["delay_ms"] = {
+        {"mean", mean * 1e3}, {"p50", percentile(sorted, 0.5) * 1e3}, {"p95", percentile(sorted, 0.95) * 1e3}};
     for (int pct = 0; pct <= 100; ++pct) j["delay_cdf_ms"].push_back(percentile(sorted, pct / 100.0) * 1e3);
   }
   j["jitter_ms"] = nullptr;
@@ -113,7 +115,9 @@ nlohmann::json FlowMetrics::summary() const {
     for (size_t i = 1; i < delays_s_.size(); ++i) jitter += std::abs(delays_s_[i] - delays_s_[i - 1]);
     j["jitter_ms"] = jitter / static_cast<double>(delays_s_.size() - 1) * 1e3;
   }
-  j["plr"] = sent_packets_ > 0 ? std::max(0.0, 1.0 - static_cast<double>(arrivals_) / static_cast<double>(sent_packets_)) : 0.0;
+  j["plr"] = sent_packets_ > 0
+                 ? std::max(0.0, 1.0 - static_cast<double>(arrivals_) / static_cast<double>(sent_packets_))
+                 : 0.0;
   j["smoothness"] = smoothness();
   nlohmann::json t = nlohmann::json::array(), rx = nlohmann::json::array(), tx = nlohmann::json::array();
   for (size_t i = 0; i < rx_bytes_.size(); ++i) {

@@ -14,12 +14,11 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "spec.h"
 
@@ -60,9 +59,9 @@ class FlowMetrics {
   int64_t arrivals_ = 0;
   int64_t duplicates_ = 0;
   int64_t goodput_bytes_ = 0;
-  std::vector<double> delays_s_;      // in arrival order
-  std::vector<int64_t> rx_bytes_;     // goodput per interval of the active period
-  std::vector<int64_t> tx_bytes_;     // bytes sent per interval
+  std::vector<double> delays_s_;   // in arrival order
+  std::vector<int64_t> rx_bytes_;  // goodput per interval of the active period
+  std::vector<int64_t> tx_bytes_;  // bytes sent per interval
   nlohmann::json diagnostics_ = nlohmann::json::object();
 };
 

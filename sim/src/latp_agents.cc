@@ -1,7 +1,5 @@
 #include "latp_agents.h"
 
-#include "latp/latp_wire.h"
-
 #include <ns3/drop-tail-queue.h>
 #include <ns3/ipv4-queue-disc-item.h>
 #include <ns3/simulator.h>
@@ -13,6 +11,8 @@
 #include <ns3/wifi-net-device.h>
 #include <ns3/wifi-phy-state-helper.h>
 #include <ns3/wifi-phy.h>
+
+#include "latp/latp_wire.h"
 
 namespace mantra::sim {
 
@@ -51,13 +51,12 @@ mantra::Duration lasting(ns3::Time t) { return mantra::Duration::micros(t.GetMic
 NS_OBJECT_ENSURE_REGISTERED(LatpQueueDisc);
 
 TypeId LatpQueueDisc::GetTypeId() {
-  static TypeId tid = TypeId("mantra::LatpQueueDisc")
-                          .SetParent<QueueDisc>()
-                          .AddConstructor<LatpQueueDisc>()
-                          .AddAttribute("MaxSize", "The interface queue's limit",
-                                        QueueSizeValue(QueueSize("50p")),
-                                        MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
-                                        MakeQueueSizeChecker());
+  static TypeId tid =
+      TypeId("mantra::LatpQueueDisc")
+          .SetParent<QueueDisc>()
+          .AddConstructor<LatpQueueDisc>()
+          .AddAttribute("MaxSize", "The interface queue's limit", QueueSizeValue(QueueSize("50p")),
+                        MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize), MakeQueueSizeChecker());
   return tid;
 }
 
@@ -87,8 +86,7 @@ Ptr<const QueueDiscItem> LatpQueueDisc::DoPeek() { return GetInternalQueue(0)->P
 bool LatpQueueDisc::CheckConfig() {
   if (GetNQueueDiscClasses() > 0 || GetNPacketFilters() > 0) return false;
   if (GetNInternalQueues() == 0) {
-    AddInternalQueue(CreateObjectWithAttributes<DropTailQueue<QueueDiscItem>>(
-        "MaxSize", QueueSizeValue(GetMaxSize())));
+    AddInternalQueue(CreateObjectWithAttributes<DropTailQueue<QueueDiscItem>>("MaxSize", QueueSizeValue(GetMaxSize())));
   }
   return GetNInternalQueues() == 1;
 }
@@ -146,22 +144,26 @@ LatpAgents::LatpAgents(const Spec& spec, Scenario& s) {
                      },
                      agent));
     Ptr<WifiMac> mac = dev->GetMac();
-    const bool queue_ok = mac->GetTxopQueue(AC_BE_NQOS)->TraceConnectWithoutContext(
-        "Enqueue", MakeBoundCallback(
-                       +[](ReadyFrame* ready, Ptr<const WifiMpdu> mpdu) {
-                         *ready = {mpdu->GetPacket()->GetUid(), Simulator::Now().GetMicroSeconds()};
-                       },
-                       &ready_[i]));
+    const bool queue_ok =
+        mac->GetTxopQueue(AC_BE_NQOS)
+            ->TraceConnectWithoutContext(
+                "Enqueue", MakeBoundCallback(
+                               +[](ReadyFrame* ready, Ptr<const WifiMpdu> mpdu) {
+                                 *ready = {mpdu->GetPacket()->GetUid(), Simulator::Now().GetMicroSeconds()};
+                               },
+                               &ready_[i]));
     const bool ack_ok = mac->TraceConnectWithoutContext(
-        "AckedMpdu", MakeBoundCallback(
-                         +[](mantra::latp::NodeAgent* a, ReadyFrame* ready, int64_t* unmatched, Ptr<const WifiMpdu> mpdu) {
-                           if (mpdu->GetPacket()->GetUid() != ready->packet_uid || ready->ready_us < 0) {
-                             ++*unmatched;
-                             return;
-                           }
-                           a->on_mac_acked(mantra::Time::from_us(ready->ready_us), at(Simulator::Now()), mantra::Bytes(mpdu->GetPacketSize()));
-                         },
-                         agent, &ready_[i], &unmatched_acks_[i]));
+        "AckedMpdu",
+        MakeBoundCallback(
+            +[](mantra::latp::NodeAgent* a, ReadyFrame* ready, int64_t* unmatched, Ptr<const WifiMpdu> mpdu) {
+              if (mpdu->GetPacket()->GetUid() != ready->packet_uid || ready->ready_us < 0) {
+                ++*unmatched;
+                return;
+              }
+              a->on_mac_acked(mantra::Time::from_us(ready->ready_us), at(Simulator::Now()),
+                              mantra::Bytes(mpdu->GetPacketSize()));
+            },
+            agent, &ready_[i], &unmatched_acks_[i]));
     if (!phy_ok || !queue_ok || !ack_ok) throw std::runtime_error("latp agents: an ns-3 trace source is missing");
   }
 }

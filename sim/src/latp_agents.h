@@ -12,13 +12,13 @@
 //     to a port of an LATP flow) to the agent, which rewrites R in place.
 #pragma once
 
+#include <ns3/queue-disc.h>
+
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-#include <ns3/queue-disc.h>
 
 #include "latp/node_agent.h"
 #include "scenario.h"

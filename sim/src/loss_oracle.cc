@@ -1,13 +1,13 @@
 #include "loss_oracle.h"
 
-#include <map>
-#include <string>
-
 #include <ns3/config.h>
 #include <ns3/ipv4-l3-protocol.h>
 #include <ns3/mobility-model.h>
 #include <ns3/traffic-control-layer.h>
 #include <ns3/wifi-module.h>
+
+#include <map>
+#include <string>
 
 #include "endpoint_app.h"
 
@@ -18,9 +18,12 @@ using namespace ns3;
 
 const char* cause_name(TrueCause c) {
   switch (c) {
-    case TrueCause::kCongestion: return "cong";
-    case TrueCause::kChannelError: return "cherr";
-    case TrueCause::kRouteChange: break;
+    case TrueCause::kCongestion:
+      return "cong";
+    case TrueCause::kChannelError:
+      return "cherr";
+    case TrueCause::kRouteChange:
+      break;
   }
   return "rtchg";
 }
@@ -52,22 +55,25 @@ void LossOracle::hook_node(uint32_t i) {
     Ptr<QueueDisc> qd = tc ? tc->GetRootQueueDiscOnDevice(node->GetDevice(d)) : nullptr;
     if (!qd) continue;
     queues_[i].push_back(qd);
-    qd->TraceConnectWithoutContext("Enqueue", MakeBoundCallback(+[](Hook* h, Ptr<const QueueDiscItem> item) {
-                                     h->oracle->on_enqueue(h->node, item->GetPacket());
-                                   }, hook));
-    qd->TraceConnectWithoutContext("Drop", MakeBoundCallback(+[](Hook* h, Ptr<const QueueDiscItem> item) {
-                                     h->oracle->on_drop(h->node, item->GetPacket(), TrueCause::kCongestion);
-                                   }, hook));
+    qd->TraceConnectWithoutContext(
+        "Enqueue",
+        MakeBoundCallback(
+            +[](Hook* h, Ptr<const QueueDiscItem> item) { h->oracle->on_enqueue(h->node, item->GetPacket()); }, hook));
+    qd->TraceConnectWithoutContext("Drop", MakeBoundCallback(
+                                               +[](Hook* h, Ptr<const QueueDiscItem> item) {
+                                                 h->oracle->on_drop(h->node, item->GetPacket(), TrueCause::kCongestion);
+                                               },
+                                               hook));
   }
   if (auto ipv4 = node->GetObject<Ipv4L3Protocol>()) {
     ipv4->TraceConnectWithoutContext(
-        "Drop", MakeBoundCallback(+[](Hook* h, const Ipv4Header&, Ptr<const Packet> p, Ipv4L3Protocol::DropReason,
-                                      Ptr<Ipv4>, uint32_t) { h->oracle->on_drop(h->node, p, TrueCause::kRouteChange); },
-                                  hook));
+        "Drop", MakeBoundCallback(
+                    +[](Hook* h, const Ipv4Header&, Ptr<const Packet> p, Ipv4L3Protocol::DropReason, Ptr<Ipv4>,
+                        uint32_t) { h->oracle->on_drop(h->node, p, TrueCause::kRouteChange); },
+                    hook));
   }
-  auto route_drop = MakeBoundCallback(+[](Hook* h, Ptr<const Packet> p) {
-    h->oracle->on_drop(h->node, p, TrueCause::kRouteChange);
-  }, hook);
+  auto route_drop = MakeBoundCallback(
+      +[](Hook* h, Ptr<const Packet> p) { h->oracle->on_drop(h->node, p, TrueCause::kRouteChange); }, hook);
   const std::string at = "/NodeList/" + std::to_string(node->GetId());
   Config::ConnectWithoutContextFailSafe(at + "/$ns3::ArpL3Protocol/Drop", route_drop);
   Config::ConnectWithoutContextFailSafe(at + "/$ns3::ArpL3Protocol/CacheList/*/Drop", route_drop);
@@ -79,20 +85,23 @@ void LossOracle::hook_wifi(const std::vector<Ptr<NetDevice>>& devices) {
   for (const auto& dev : devices) {
     Hook* hook = &hooks_[dev->GetNode()->GetId()];
     DynamicCast<WifiNetDevice>(dev)->GetMac()->TraceConnectWithoutContext(
-        "DroppedMpdu", MakeBoundCallback(+[](Hook* h, WifiMacDropReason reason, Ptr<const WifiMpdu> mpdu) {
-          TrueCause cause = TrueCause::kCongestion;  // MAC queue overflow or lifetime
-          if (reason == WIFI_MAC_DROP_REACHED_RETRY_LIMIT) {
-            cause = TrueCause::kChannelError;
-            const auto& owner = h->oracle->mac_owner_;
-            auto next = owner.find(mpdu->GetHeader().GetAddr1());
-            if (next != owner.end()) {
-              auto here = h->oracle->nodes_.Get(h->node)->GetObject<MobilityModel>();
-              auto there = h->oracle->nodes_.Get(next->second)->GetObject<MobilityModel>();
-              if (here->GetDistanceFrom(there) > h->oracle->rx_range_m_) cause = TrueCause::kRouteChange;
-            }
-          }
-          h->oracle->on_drop(h->node, mpdu->GetPacket(), cause);
-        }, hook));
+        "DroppedMpdu", MakeBoundCallback(
+                           +[](Hook* h, WifiMacDropReason reason, Ptr<const WifiMpdu> mpdu) {
+                             TrueCause cause = TrueCause::kCongestion;  // MAC queue overflow or lifetime
+                             if (reason == WIFI_MAC_DROP_REACHED_RETRY_LIMIT) {
+                               cause = TrueCause::kChannelError;
+                               const auto& owner = h->oracle->mac_owner_;
+                               auto next = owner.find(mpdu->GetHeader().GetAddr1());
+                               if (next != owner.end()) {
+                                 auto here = h->oracle->nodes_.Get(h->node)->GetObject<MobilityModel>();
+                                 auto there = h->oracle->nodes_.Get(next->second)->GetObject<MobilityModel>();
+                                 if (here->GetDistanceFrom(there) > h->oracle->rx_range_m_)
+                                   cause = TrueCause::kRouteChange;
+                               }
+                             }
+                             h->oracle->on_drop(h->node, mpdu->GetPacket(), cause);
+                           },
+                           hook));
   }
 }
 
@@ -153,9 +162,12 @@ std::optional<TrueCause> LossOracle::cause(uint32_t flow, int64_t seq) const {
   auto it = flows_.find(flow);
   if (it == flows_.end() || seq < 0 || seq >= static_cast<int64_t>(it->second.status.size())) return std::nullopt;
   switch (it->second.status[seq]) {
-    case kDropped: return it->second.dropped[seq];
-    case kDelivered: return TrueCause::kRouteChange;  // declared lost, then delivered: reordered
-    default: return std::nullopt;
+    case kDropped:
+      return it->second.dropped[seq];
+    case kDelivered:
+      return TrueCause::kRouteChange;  // declared lost, then delivered: reordered
+    default:
+      return std::nullopt;
   }
 }
 
@@ -171,7 +183,8 @@ nlohmann::json LossOracle::drop_causes(uint32_t flow) const {
 
 namespace {
 
-nlohmann::json score_one(const std::vector<const mantra::LossVerdict*>& verdicts, const LossOracle& oracle, uint32_t flow) {
+nlohmann::json score_one(const std::vector<const mantra::LossVerdict*>& verdicts, const LossOracle& oracle,
+                         uint32_t flow) {
   int64_t attributed = 0, inaccurate = 0, incompatible = 0;
   std::map<std::string, std::map<std::string, int64_t>> confusion;  // identified -> true -> count
   for (const char* s : {"cong", "rtchg", "cherr", "normal"}) confusion[s] = {{"cong", 0}, {"cherr", 0}, {"rtchg", 0}};
@@ -185,7 +198,9 @@ nlohmann::json score_one(const std::vector<const mantra::LossVerdict*>& verdicts
     incompatible += was_cong && !said_cong;
     ++confusion[v->state][cause_name(*truth)];
   }
-  auto ratio = [&](int64_t n) { return attributed ? nlohmann::json(static_cast<double>(n) / attributed) : nlohmann::json(nullptr); };
+  auto ratio = [&](int64_t n) {
+    return attributed ? nlohmann::json(static_cast<double>(n) / attributed) : nlohmann::json(nullptr);
+  };
   return {{"losses", static_cast<int64_t>(verdicts.size())},
           {"attributed", attributed},
           {"unattributed", static_cast<int64_t>(verdicts.size()) - attributed},
@@ -196,7 +211,8 @@ nlohmann::json score_one(const std::vector<const mantra::LossVerdict*>& verdicts
 
 }  // namespace
 
-nlohmann::json score_detection(const std::vector<mantra::LossVerdict>& verdicts, const LossOracle& oracle, uint32_t flow) {
+nlohmann::json score_detection(const std::vector<mantra::LossVerdict>& verdicts, const LossOracle& oracle,
+                               uint32_t flow) {
   std::map<std::string, std::vector<const mantra::LossVerdict*>> by_rule;
   std::string detector;
   for (const auto& v : verdicts) {

@@ -20,18 +20,18 @@
 // mantra data packet carries; TCP flows are not followed.
 #pragma once
 
-#include <cstdint>
-#include <map>
-#include <optional>
-#include <string>
-#include <unordered_map>
-#include <vector>
-
-#include <nlohmann/json.hpp>
 #include <ns3/mac48-address.h>
 #include <ns3/node-container.h>
 #include <ns3/packet.h>
 #include <ns3/queue-disc.h>
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "mantra/endpoint.h"
 #include "spec.h"
@@ -65,7 +65,9 @@ class LossOracle {
     LossOracle* oracle;
     uint32_t node;
   };
-  static uint64_t key(uint32_t flow, int64_t seq) { return (static_cast<uint64_t>(flow) << 40) | static_cast<uint64_t>(seq); }
+  static uint64_t key(uint32_t flow, int64_t seq) {
+    return (static_cast<uint64_t>(flow) << 40) | static_cast<uint64_t>(seq);
+  }
 
   void hook_node(uint32_t node);
   void hook_wifi(const std::vector<ns3::Ptr<ns3::NetDevice>>& devices);
@@ -77,8 +79,8 @@ class LossOracle {
   double rx_range_m_;
   ns3::NodeContainer nodes_;
   std::vector<std::vector<ns3::Ptr<ns3::QueueDisc>>> queues_;  // interface queues per node
-  std::vector<Hook> hooks_;  // one per node, never resized after the constructor
-  std::map<ns3::Mac48Address, uint32_t> mac_owner_;  // the node behind each Wi-Fi MAC
+  std::vector<Hook> hooks_;                                    // one per node, never resized after the constructor
+  std::map<ns3::Mac48Address, uint32_t> mac_owner_;            // the node behind each Wi-Fi MAC
   std::unordered_map<uint64_t, std::vector<uint32_t>> paths_;  // in-flight packet -> nodes that queued it
   std::unordered_map<uint32_t, FlowRecord> flows_;
 };

@@ -2,6 +2,9 @@
 //
 //   mantra-sim SPEC.json [--out RESULT.json]     (SPEC "-" reads stdin)
 //   mantra-sim --check SPEC.json                  (validate only, run nothing)
+//   mantra-sim --check --json SPEC.json           (the same; the verdict as JSON on stdout:
+//                                                  {"ok": true} or {"ok": false, "key": K,
+//                                                  "message": M}, K "" for the whole spec)
 //   mantra-sim --version                          (mantra commit and ns-3 version)
 //
 // Exit status: 0 done; 2 bad input (one line on stderr naming the key);
@@ -13,6 +16,8 @@
 // and NS_ASSERT abort) ends the process with one line saying in which phase
 // it came and whether the result exists. MANTRA_SIM_FAULT=run|teardown
 // injects such an abort, for the tests of this behaviour.
+#include <ns3/nstime.h>
+#include <ns3/simulator.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -20,12 +25,9 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
-#include <ns3/nstime.h>
-#include <ns3/simulator.h>
 
 #include "mantra_version.h"
 #include "run.h"
@@ -34,7 +36,7 @@
 namespace {
 
 int usage(const std::string& why) {
-  std::cerr << "mantra-sim: " << why << "\nusage: mantra-sim [--check] SPEC.json [--out RESULT.json] | --version\n";
+  std::cerr << "mantra-sim: " << why << "\nusage: mantra-sim [--check [--json]] SPEC.json [--out RESULT.json] | --version\n";
   return 2;
 }
 
@@ -97,7 +99,7 @@ bool write_result(const std::string& doc, const std::string& path) {
 int main(int argc, char** argv) {
   std::string spec_path, out_path;
   const char* out_arg = nullptr;  // argv's copy of out_path, for the signal handler
-  bool check_only = false;
+  bool check_only = false, check_json = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--version") {
@@ -109,6 +111,8 @@ int main(int argc, char** argv) {
       out_arg = argv[i];
     } else if (arg == "--check") {
       check_only = true;
+    } else if (arg == "--json") {
+      check_json = true;
     } else if (arg.rfind("--", 0) == 0) {
       return usage("unknown option " + arg);
     } else if (spec_path.empty()) {
@@ -118,6 +122,7 @@ int main(int argc, char** argv) {
     }
   }
   if (spec_path.empty()) return usage("no spec given");
+  if (check_json && !check_only) return usage("--json goes with --check");
   const char* fault_env = std::getenv("MANTRA_SIM_FAULT");
   const std::string fault = fault_env ? fault_env : "";
   if (!fault.empty() && fault != "run" && fault != "teardown") {
@@ -134,16 +139,26 @@ int main(int argc, char** argv) {
   }
   mantra::sim::Spec spec;
   try {
-    spec = mantra::sim::parse_spec(mantra::sim::read_spec_json(text.str()));
-  } catch (const mantra::sim::SpecError& e) {  // malformed JSON included
-    std::cerr << "mantra-sim: " << spec_path << ": " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {  // a bug: spec.cc raises only SpecError (sim/fuzz/ checks)
-    std::cerr << "mantra-sim: " << spec_path << ": cannot read the spec (internal error): "
-              << mantra::sim::SpecError("", e.what()).what() << "\n";
+    try {
+      spec = mantra::sim::parse_spec(mantra::sim::read_spec_json(text.str()));
+    } catch (const mantra::sim::SpecError&) {  // malformed JSON included
+      throw;
+    } catch (const std::exception& e) {  // a bug: spec.cc raises only SpecError (sim/fuzz/ checks)
+      throw mantra::sim::SpecError("", std::string("cannot read the spec (internal error): ") + e.what());
+    }
+  } catch (const mantra::sim::SpecError& e) {
+    if (check_json) {
+      const nlohmann::json verdict = {{"ok", false}, {"key", e.key()}, {"message", e.message()}};
+      std::cout << verdict.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    } else {
+      std::cerr << "mantra-sim: " << spec_path << ": " << e.what() << "\n";
+    }
     return 2;
   }
-  if (check_only) return 0;
+  if (check_only) {
+    if (check_json) std::cout << nlohmann::json{{"ok", true}}.dump() << "\n";
+    return 0;
+  }
 
   catch_fatal_signals();
   g_phase = kRunning;

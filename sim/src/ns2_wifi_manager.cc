@@ -26,13 +26,9 @@ TypeId Ns2WifiManager::GetTypeId() {
   return tid;
 }
 
-void Ns2WifiManager::DoReportRtsFailed(WifiRemoteStation* station) {
-  m_counters[station].last = Failed::kRts;
-}
+void Ns2WifiManager::DoReportRtsFailed(WifiRemoteStation* station) { m_counters[station].last = Failed::kRts; }
 
-void Ns2WifiManager::DoReportDataFailed(WifiRemoteStation* station) {
-  m_counters[station].last = Failed::kData;
-}
+void Ns2WifiManager::DoReportDataFailed(WifiRemoteStation* station) { m_counters[station].last = Failed::kData; }
 
 void Ns2WifiManager::DoReportRtsOk(WifiRemoteStation* station, double, WifiMode, double) {
   Counters& c = m_counters[station];
@@ -48,8 +44,7 @@ void Ns2WifiManager::DoReportFinalRtsFailed(WifiRemoteStation* station) { m_coun
 
 void Ns2WifiManager::DoReportFinalDataFailed(WifiRemoteStation* station) { m_counters[station] = {}; }
 
-std::list<Ptr<WifiMpdu>> Ns2WifiManager::DoGetMpdusToDropOnTxFailure(WifiRemoteStation* station,
-                                                                     Ptr<WifiPsdu> psdu) {
+std::list<Ptr<WifiMpdu>> Ns2WifiManager::DoGetMpdusToDropOnTxFailure(WifiRemoteStation* station, Ptr<WifiPsdu> psdu) {
   Counters& c = m_counters[station];
   bool give_up = false;
   if (c.last == Failed::kData && c.after_cts) {

@@ -21,11 +21,11 @@
 // itself in DoGetMpdusToDropOnTxFailure, the 3.44 hook for this decision.
 #pragma once
 
+#include <ns3/constant-rate-wifi-manager.h>
+
 #include <cstdint>
 #include <list>
 #include <map>
-
-#include <ns3/constant-rate-wifi-manager.h>
 
 namespace ns3 {
 

@@ -1,23 +1,23 @@
 #include "radio.h"
 
-#include "ns2_wifi_manager.h"
-
-#include <cmath>
-
+#include <ns3/constant-position-mobility-model.h>
 #include <ns3/core-module.h>
 #include <ns3/error-model.h>
 #include <ns3/mobility-model.h>
-#include <ns3/constant-position-mobility-model.h>
 #include <ns3/propagation-loss-model.h>
 #include <ns3/wifi-module.h>
+
+#include <cmath>
+
+#include "ns2_wifi_manager.h"
 
 namespace mantra::sim {
 namespace {
 
-constexpr double kTxPowerW = 0.28183815;     // ns-2 Pt_
-constexpr double kFrequencyHz = 914e6;       // ns-2 freq_ (Lucent WaveLAN)
-constexpr double kAntennaHeightM = 1.5;      // ns-2 antenna Z_
-constexpr double kPreambleSnrDb = 4.0;       // ThresholdPreambleDetectionModel default
+constexpr double kTxPowerW = 0.28183815;  // ns-2 Pt_
+constexpr double kFrequencyHz = 914e6;    // ns-2 freq_ (Lucent WaveLAN)
+constexpr double kAntennaHeightM = 1.5;   // ns-2 antenna Z_
+constexpr double kPreambleSnrDb = 4.0;    // ThresholdPreambleDetectionModel default
 // YansWifiChannel drops frames below RxSensitivity + 10log10(22/20) for DSSS.
 const double kDsssWidthCorrectionDb = 10.0 * std::log10(22.0 / 20.0);
 
@@ -66,8 +66,8 @@ ns3::NetDeviceContainer install_radio(const RadioSpec& radio, double channel_err
   phy.Set("CcaEdThreshold", DoubleValue(cs_threshold_dbm));
   if (radio.cs_range_m > radio.rx_range_m) {
     // Frames between the two ranges hold the medium but are not decoded.
-    phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel", "MinimumRssi",
-                                  DoubleValue(rx_threshold_dbm), "Threshold", DoubleValue(kPreambleSnrDb));
+    phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel", "MinimumRssi", DoubleValue(rx_threshold_dbm),
+                                  "Threshold", DoubleValue(kPreambleSnrDb));
   } else {
     phy.DisablePreambleDetectionModel();
   }
@@ -76,10 +76,11 @@ ns3::NetDeviceContainer install_radio(const RadioSpec& radio, double channel_err
   wifi.SetStandard(WIFI_STANDARD_80211b);
   // Naming the TypeId through the class links its registration in (a static
   // library drops unreferenced objects, and the lookup by name would fail).
-  wifi.SetRemoteStationManager(Ns2WifiManager::GetTypeId().GetName(), "DataMode", StringValue("DsssRate2Mbps"), "ControlMode",
-                               StringValue("DsssRate1Mbps"), "NonUnicastMode", StringValue("DsssRate1Mbps"),
-                               "RtsCtsThreshold", UintegerValue(radio.rts ? 0 : 65535), "ShortRetryLimit",
-                               UintegerValue(radio.short_retry), "LongRetryLimit", UintegerValue(radio.long_retry));
+  wifi.SetRemoteStationManager(Ns2WifiManager::GetTypeId().GetName(), "DataMode", StringValue("DsssRate2Mbps"),
+                               "ControlMode", StringValue("DsssRate1Mbps"), "NonUnicastMode",
+                               StringValue("DsssRate1Mbps"), "RtsCtsThreshold", UintegerValue(radio.rts ? 0 : 65535),
+                               "ShortRetryLimit", UintegerValue(radio.short_retry), "LongRetryLimit",
+                               UintegerValue(radio.long_retry));
   WifiMacHelper mac;
   mac.SetType("ns3::AdhocWifiMac");
   NetDeviceContainer devices = wifi.Install(phy, mac, nodes);

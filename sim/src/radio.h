@@ -6,10 +6,10 @@
 // the traffic-control layer (installed by the scenario).
 #pragma once
 
-#include <cstdint>
-
 #include <ns3/net-device-container.h>
 #include <ns3/node-container.h>
+
+#include <cstdint>
 
 #include "spec.h"
 

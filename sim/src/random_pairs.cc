@@ -1,13 +1,13 @@
 #include "random_pairs.h"
 
+#include <ns3/mobility-model.h>
+#include <ns3/random-variable-stream.h>
+
 #include <deque>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
-
-#include <ns3/mobility-model.h>
-#include <ns3/random-variable-stream.h>
 
 namespace mantra::sim {
 
@@ -68,12 +68,13 @@ std::vector<FlowSpec> draw_random_pairs(const Spec& spec, const Scenario& s) {
     for (size_t a = 0; a < hops.size(); ++a) {
       for (size_t b = 0; b < hops.size(); ++b) {
         const auto pair = unordered(static_cast<int>(a), static_cast<int>(b));
-        if (a != b && hops[a][b] >= f.min_hops && !taken.count(pair)) candidates.emplace_back(static_cast<int>(a), static_cast<int>(b));
+        if (a != b && hops[a][b] >= f.min_hops && !taken.count(pair))
+          candidates.emplace_back(static_cast<int>(a), static_cast<int>(b));
       }
     }
     if (candidates.empty()) {
-      throw std::runtime_error("flows[" + std::to_string(i) + "]: no free pair of nodes is " + std::to_string(f.min_hops) +
-                               " or more hops apart in this topology");
+      throw std::runtime_error("flows[" + std::to_string(i) + "]: no free pair of nodes is " +
+                               std::to_string(f.min_hops) + " or more hops apart in this topology");
     }
     const auto pick = candidates[draw->GetInteger(0, static_cast<uint32_t>(candidates.size() - 1))];
     f.src = pick.first;

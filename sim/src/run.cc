@@ -1,19 +1,19 @@
 #include "run.h"
 
+#include <ns3/core-module.h>
+#include <ns3/network-module.h>
+
 #include <algorithm>
 #include <chrono>
 #include <memory>
-
-#include <ns3/core-module.h>
-#include <ns3/network-module.h>
 
 #include "endpoint_app.h"
 #include "flow_metrics.h"
 #include "latp_agents.h"
 #include "loss_oracle.h"
-#include "random_pairs.h"
 #include "mantra/registry.h"
 #include "mantra_version.h"
+#include "random_pairs.h"
 #include "scenario.h"
 #include "tcp_flow.h"
 
@@ -46,9 +46,9 @@ FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint32
     if (!sender.endpoint) throw std::runtime_error("flow endpoints: " + sender.error);
     if (!receiver.endpoint) throw std::runtime_error("flow endpoints: " + receiver.error);
     rt.sender = ns3::CreateObject<EndpointApp>(std::move(sender.endpoint), EndpointApp::Role::kSender, port,
-                                         s.addresses[f.dst], rt.metrics.get(), index, &oracle);
+                                               s.addresses[f.dst], rt.metrics.get(), index, &oracle);
     rt.receiver = ns3::CreateObject<EndpointApp>(std::move(receiver.endpoint), EndpointApp::Role::kReceiver, port,
-                                           ns3::Ipv4Address(), rt.metrics.get(), index, &oracle);
+                                                 ns3::Ipv4Address(), rt.metrics.get(), index, &oracle);
     source = rt.sender;
     sink = rt.receiver;
   }
@@ -100,7 +100,8 @@ nlohmann::json run_simulation(const Spec& spec) {
   // Random pairs are drawn on the positions at t = 0. A moving node's mobility model takes its
   // first position when ns-3 initialises the node, in an event at t = 0; until then every moving
   // node reads (0, 0) and no pair is ever hops apart. Run the events already at t = 0 first.
-  const bool any_random_pair = std::any_of(spec.flows.begin(), spec.flows.end(), [](const FlowSpec& f) { return f.random_pair(); });
+  const bool any_random_pair =
+      std::any_of(spec.flows.begin(), spec.flows.end(), [](const FlowSpec& f) { return f.random_pair(); });
   if (any_random_pair && spec.mobility.model != "static") {
     ns3::Simulator::Stop(ns3::Seconds(0));
     ns3::Simulator::Run();
@@ -128,7 +129,8 @@ nlohmann::json run_simulation(const Spec& spec) {
     if (rt.receiver) {  // core flows: packets are followed by sequence number
       summary["loss_causes"] = oracle.drop_causes(i);
       const auto verdicts = take_loss_verdicts(rt.receiver->endpoint());
-      if (!verdicts.empty() || rt.metrics->flow().protocol == "adtfrc") summary["detection"] = score_detection(verdicts, oracle, i);
+      if (!verdicts.empty() || rt.metrics->flow().protocol == "adtfrc")
+        summary["detection"] = score_detection(verdicts, oracle, i);
     }
     if (rt.metrics->flow().protocol != "cbr") {
       elastic.push_back(rt.metrics->throughput_kbps());
@@ -142,7 +144,8 @@ nlohmann::json run_simulation(const Spec& spec) {
   result["queue_drops"] = scenario.drops.ifq_per_node;
   int64_t ifq_total = 0;
   for (int64_t d : scenario.drops.ifq_per_node) ifq_total += d;
-  result["drops"] = {{"ifq", ifq_total}, {"mac_retry", scenario.drops.mac_retry}, {"no_route", scenario.drops.no_route}};
+  result["drops"] = {
+      {"ifq", ifq_total}, {"mac_retry", scenario.drops.mac_retry}, {"no_route", scenario.drops.no_route}};
   if (agents) result["latp_agents"] = agents->summary();
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result["provenance"] = {{"commit", kMantraCommit},

@@ -45,12 +45,11 @@ void place_nodes(const Spec& spec, NodeContainer& nodes) {
       // Steady-state random waypoint (Navidi & Camp): positions, speeds and
       // pauses start from the stationary distribution, so the mean speed does
       // not decay over the run.
-      mobility.SetMobilityModel("ns3::SteadyStateRandomWaypointMobilityModel", "MinSpeed",
-                                DoubleValue(spec.mobility.min_speed), "MaxSpeed", DoubleValue(spec.mobility.max_speed),
-                                "MinPause", DoubleValue(spec.mobility.pause_s), "MaxPause",
-                                DoubleValue(spec.mobility.pause_s), "MinX", DoubleValue(0), "MaxX",
-                                DoubleValue(t.width_m), "MinY", DoubleValue(0), "MaxY", DoubleValue(t.height_m), "Z",
-                                DoubleValue(0));
+      mobility.SetMobilityModel(
+          "ns3::SteadyStateRandomWaypointMobilityModel", "MinSpeed", DoubleValue(spec.mobility.min_speed), "MaxSpeed",
+          DoubleValue(spec.mobility.max_speed), "MinPause", DoubleValue(spec.mobility.pause_s), "MaxPause",
+          DoubleValue(spec.mobility.pause_s), "MinX", DoubleValue(0), "MaxX", DoubleValue(t.width_m), "MinY",
+          DoubleValue(0), "MaxY", DoubleValue(t.height_m), "Z", DoubleValue(0));
       mobility.Install(free_nodes);
       mobility.AssignStreams(free_nodes, kMobilityStreams);
       return;
@@ -82,7 +81,8 @@ void place_nodes(const Spec& spec, NodeContainer& nodes) {
 
 // `queue_disc`: ns3::FifoQueueDisc, or mantra::LatpQueueDisc (the same
 // drop-tail FIFO that also shows LATP packets to the node's agent).
-void install_drop_tail(NetDeviceContainer& devices, int queue_packets, const std::string& queue_disc = "ns3::FifoQueueDisc") {
+void install_drop_tail(NetDeviceContainer& devices, int queue_packets,
+                       const std::string& queue_disc = "ns3::FifoQueueDisc") {
   // Before any address is assigned, or ns-3 installs FqCoDel on Wi-Fi.
   TrafficControlHelper tch;
   tch.SetRootQueueDisc(queue_disc, "MaxSize",
@@ -96,9 +96,9 @@ void count_queue_drops(NetDeviceContainer& devices, Scenario& s) {
     Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
     Ptr<QueueDisc> qd = tc->GetRootQueueDiscOnDevice(dev);
     const uint32_t node = dev->GetNode()->GetId();
-    qd->TraceConnectWithoutContext("Drop", MakeBoundCallback(
-                                               +[](int64_t* counter, Ptr<const QueueDiscItem>) { ++*counter; },
-                                               &s.drops.ifq_per_node[node]));
+    qd->TraceConnectWithoutContext(
+        "Drop", MakeBoundCallback(
+                    +[](int64_t* counter, Ptr<const QueueDiscItem>) { ++*counter; }, &s.drops.ifq_per_node[node]));
   }
 }
 
@@ -125,11 +125,12 @@ void build_wireless(const Spec& spec, Scenario& s) {
   count_queue_drops(devices, s);
   for (uint32_t i = 0; i < devices.GetN(); ++i) {
     auto mac = DynamicCast<WifiNetDevice>(devices.Get(i))->GetMac();
-    mac->TraceConnectWithoutContext("DroppedMpdu", MakeBoundCallback(
-                                                        +[](int64_t* counter, WifiMacDropReason reason, Ptr<const WifiMpdu>) {
-                                                          if (reason == WIFI_MAC_DROP_REACHED_RETRY_LIMIT) ++*counter;
-                                                        },
-                                                        &s.drops.mac_retry));
+    mac->TraceConnectWithoutContext("DroppedMpdu",
+                                    MakeBoundCallback(
+                                        +[](int64_t* counter, WifiMacDropReason reason, Ptr<const WifiMpdu>) {
+                                          if (reason == WIFI_MAC_DROP_REACHED_RETRY_LIMIT) ++*counter;
+                                        },
+                                        &s.drops.mac_retry));
   }
   Ipv4AddressHelper ip;
   ip.SetBase("10.0.0.0", "255.255.0.0");
@@ -176,7 +177,8 @@ void count_route_drops(Scenario& s) {
         "Drop", MakeBoundCallback(
                     +[](int64_t* counter, const Ipv4Header&, Ptr<const Packet>, Ipv4L3Protocol::DropReason reason,
                         Ptr<Ipv4>, uint32_t) {
-                      if (reason == Ipv4L3Protocol::DROP_NO_ROUTE || reason == Ipv4L3Protocol::DROP_ROUTE_ERROR) ++*counter;
+                      if (reason == Ipv4L3Protocol::DROP_NO_ROUTE || reason == Ipv4L3Protocol::DROP_ROUTE_ERROR)
+                        ++*counter;
                     },
                     &s.drops.no_route));
   }
@@ -198,8 +200,10 @@ void build_scenario(const Spec& spec, Scenario& s) {
   s.nodes.Create(static_cast<uint32_t>(spec.topology.node_count()));
   s.drops.ifq_per_node.assign(s.nodes.GetN(), 0);
   place_nodes(spec, s.nodes);
-  if (spec.topology.kind == TopologyKind::kP2p) build_wired(spec, s);
-  else build_wireless(spec, s);
+  if (spec.topology.kind == TopologyKind::kP2p)
+    build_wired(spec, s);
+  else
+    build_wireless(spec, s);
   count_route_drops(s);
 }
 

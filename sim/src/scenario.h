@@ -3,11 +3,11 @@
 // addresses, plus the drop counters the result reports.
 #pragma once
 
-#include <cstdint>
-#include <vector>
-
 #include <ns3/ipv4-address.h>
 #include <ns3/node-container.h>
+
+#include <cstdint>
+#include <vector>
 
 #include "spec.h"
 

@@ -107,7 +107,8 @@ TopologySpec parse_topology(const json& v) {
     if (v.contains("fixed")) {
       const json& fixed = v["fixed"];
       if (fixed.is_array() && fixed.size() >= static_cast<size_t>(t.nodes)) {
-        throw SpecError("topology.fixed", "must leave at least one node to move (" + std::to_string(t.nodes) + " nodes)");
+        throw SpecError("topology.fixed",
+                        "must leave at least one node to move (" + std::to_string(t.nodes) + " nodes)");
       }
       t.positions = positions(fixed, "topology.fixed", 1, static_cast<size_t>(t.nodes) - 1, kCoordinate, kCoordinate);
       for (size_t i = 0; i < t.positions.size(); ++i) {
@@ -126,16 +127,18 @@ TopologySpec parse_topology(const json& v) {
     const int64_t n = static_cast<int64_t>(t.rows) * t.cols;  // both <= 2000: no overflow
     if (n < 2) throw SpecError("topology.rows", "a grid needs at least 2 nodes");
     if (n > kMaxNodes) {
-      throw SpecError("topology.rows", "rows x cols = " + std::to_string(n) + " nodes, at most " + std::to_string(kMaxNodes));
+      throw SpecError("topology.rows",
+                      "rows x cols = " + std::to_string(n) + " nodes, at most " + std::to_string(kMaxNodes));
     }
     if (v.contains("spacing")) t.spacing_m = number(v["spacing"], "topology.spacing", kSpacing);
   } else if (k == "positions") {
     check_keys(v, "topology", {"kind", "positions"});
     t.kind = TopologyKind::kPositions;
-    t.positions = positions(required(v, "topology", "positions"), "topology.positions", 2, kMaxNodes, kCoordinate,
-                            kCoordinate);
+    t.positions =
+        positions(required(v, "topology", "positions"), "topology.positions", 2, kMaxNodes, kCoordinate, kCoordinate);
   } else {
-    throw SpecError("topology.kind", "unknown kind '" + one_line(k, kShown) + "' (known: chain, p2p, manet, grid, positions)");
+    throw SpecError("topology.kind",
+                    "unknown kind '" + one_line(k, kShown) + "' (known: chain, p2p, manet, grid, positions)");
   }
   return t;
 }
@@ -146,10 +149,12 @@ MobilitySpec parse_mobility(const json& v) {
   const json& model = required(v, "mobility", "model");
   m.model = name_of(model);
   if (m.model == "static") {
-    if (v.contains("speed") || v.contains("pause")) throw SpecError("mobility.speed", "a static model takes no speed or pause");
+    if (v.contains("speed") || v.contains("pause"))
+      throw SpecError("mobility.speed", "a static model takes no speed or pause");
     return m;
   }
-  if (m.model != "rwp") throw SpecError("mobility.model", "unknown model '" + one_line(m.model, kShown) + "' (known: static, rwp)");
+  if (m.model != "rwp")
+    throw SpecError("mobility.model", "unknown model '" + one_line(m.model, kShown) + "' (known: static, rwp)");
   const json& speed = required(v, "mobility", "speed");
   if (speed.is_array()) {
     if (speed.size() != 2) throw SpecError("mobility.speed", "must be a number or [min, max]");
@@ -175,8 +180,9 @@ mantra::Params core_params(const json& v, const std::string& where) {
 
 FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
   const std::string where = at("flows", index);
-  check_keys(v, where, {"protocol", "src", "dst", "min_hops", "start", "stop", "packet_size", "rate", "max_window",
-                        "receive_buffer", "params", "receiver_params"});
+  check_keys(v, where,
+             {"protocol", "src", "dst", "min_hops", "start", "stop", "packet_size", "rate", "max_window",
+              "receive_buffer", "params", "receiver_params"});
   FlowSpec f;
   const json& proto = required(v, where, "protocol");
   if (!proto.is_string()) throw SpecError(where + ".protocol", "must be a protocol name");
@@ -185,15 +191,18 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
   if (f.protocol != "tcp" && std::find(known.begin(), known.end(), f.protocol) == known.end()) {
     std::string list = "tcp";
     for (const auto& n : known) list += ", " + n;
-    throw SpecError(where + ".protocol", "unknown protocol '" + one_line(f.protocol, kShown) + "' (known: " + list + ")");
+    throw SpecError(where + ".protocol",
+                    "unknown protocol '" + one_line(f.protocol, kShown) + "' (known: " + list + ")");
   }
   const json& src = required(v, where, "src");
   const json& dst = required(v, where, "dst");
   const auto is_random = [](const json& x) { return x.is_string() && x.get<std::string>() == "random"; };
   const std::string nodes_text = "(nodes 0.." + std::to_string(nodes - 1) + ")";
   if (is_random(src) || is_random(dst)) {
-    if (!is_random(src) || !is_random(dst)) throw SpecError(where + ".dst", "src and dst are random together or not at all");
-    if (spec.topology.kind == TopologyKind::kP2p) throw SpecError(where + ".src", "random pairs need a wireless topology");
+    if (!is_random(src) || !is_random(dst))
+      throw SpecError(where + ".dst", "src and dst are random together or not at all");
+    if (spec.topology.kind == TopologyKind::kP2p)
+      throw SpecError(where + ".src", "random pairs need a wireless topology");
     f.src = f.dst = -1;
     const std::string hops_text = "(1 .. " + std::to_string(nodes - 1) + ", the network's nodes - 1)";
     const Range hops{1, static_cast<double>(nodes - 1), hops_text.c_str()};
@@ -249,16 +258,18 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
 // ("1e400"), and the keys already seen per object (a key given twice is an error).
 struct ParseFrame {
   bool array = false;
-  size_t index = 0;         // array: elements completed
-  std::string key;          // object: the current key
+  size_t index = 0;  // array: elements completed
+  std::string key;   // object: the current key
   std::set<std::string> keys;
 };
 
 std::string frames_path(const std::vector<ParseFrame>& frames) {
   std::string p;
   for (const auto& f : frames) {
-    if (f.array) p = at(p, f.index);
-    else if (!f.key.empty() || !f.keys.empty()) p = path(p, f.key);
+    if (f.array)
+      p = at(p, f.index);
+    else if (!f.key.empty() || !f.keys.empty())
+      p = path(p, f.key);
   }
   return p;
 }
@@ -266,11 +277,14 @@ std::string frames_path(const std::vector<ParseFrame>& frames) {
 }  // namespace
 
 SpecError::SpecError(const std::string& key, const std::string& what)
-    : std::runtime_error(key.empty() ? one_line(what, 600) : one_line(key, 200) + ": " + one_line(what, 600)) {}
+    : std::runtime_error(key.empty() ? one_line(what, 600) : one_line(key, 200) + ": " + one_line(what, 600)),
+      key_(key.empty() ? "" : one_line(key, 200)),
+      message_(one_line(what, 600)) {}
 
 json read_spec_json(std::string_view text) {
   if (text.size() > kMaxSpecBytes) {
-    throw SpecError("", "the spec is " + std::to_string(text.size()) + " bytes, at most " + std::to_string(kMaxSpecBytes));
+    throw SpecError("",
+                    "the spec is " + std::to_string(text.size()) + " bytes, at most " + std::to_string(kMaxSpecBytes));
   }
   std::vector<ParseFrame> frames;
   const auto element_done = [&frames] {
@@ -328,10 +342,14 @@ mantra::Params FlowSpec::sender_params() const {
 int TopologySpec::node_count() const {
   switch (kind) {
     case TopologyKind::kChain:
-    case TopologyKind::kP2p: return hops + 1;
-    case TopologyKind::kManet: return nodes;
-    case TopologyKind::kPositions: return static_cast<int>(positions.size());
-    case TopologyKind::kGrid: return rows * cols;
+    case TopologyKind::kP2p:
+      return hops + 1;
+    case TopologyKind::kManet:
+      return nodes;
+    case TopologyKind::kPositions:
+      return static_cast<int>(positions.size());
+    case TopologyKind::kGrid:
+      return rows * cols;
   }
   return 0;
 }
@@ -340,8 +358,9 @@ Spec parse_spec(const json& j) {
   Spec s;
   if (!j.is_object()) throw SpecError("", "a spec must be a JSON object of keys, not " + std::string(j.type_name()));
   s.source = j;
-  check_keys(j, "", {"duration", "seed", "interval", "smoothness_window", "measure", "radio", "routing",
-                     "channel_error", "topology", "mobility", "latp_agent", "flows"});
+  check_keys(j, "",
+             {"duration", "seed", "interval", "smoothness_window", "measure", "radio", "routing", "channel_error",
+              "topology", "mobility", "latp_agent", "flows"});
   s.duration_s = duration(required(j, "", "duration"), "duration", kDuration);
   s.seed = static_cast<uint64_t>(integer(required(j, "", "seed"), "seed", kSeed));
   if (j.contains("interval")) s.interval_s = duration(j["interval"], "interval", kInterval);
@@ -364,7 +383,8 @@ Spec parse_spec(const json& j) {
     if (a.is_boolean()) {
       s.latp_agent = a.get<bool>();
     } else if (a.is_object()) {
-      for (const auto& [name, value] : a.items()) s.latp_agent_params[name] = number(value, path("latp_agent", name), kCoreParam);
+      for (const auto& [name, value] : a.items())
+        s.latp_agent_params[name] = number(value, path("latp_agent", name), kCoreParam);
     } else {
       throw SpecError("latp_agent", "must be true, false or an object of agent parameters");
     }
@@ -419,8 +439,9 @@ Spec parse_spec(const json& j) {
   }
   if (samples > kMaxSeriesSamples) {
     // FlowMetrics keeps two counters per flow and interval, and the result lists them.
-    throw SpecError("interval", "gives " + std::to_string(static_cast<int64_t>(samples)) +
-                                    " series samples over the flows' active times, at most 10000000 (use a longer interval)");
+    throw SpecError("interval",
+                    "gives " + std::to_string(static_cast<int64_t>(samples)) +
+                        " series samples over the flows' active times, at most 10000000 (use a longer interval)");
   }
   for (size_t i = 0; i < s.flows.size(); ++i) {
     const FlowSpec& f = s.flows[i];
@@ -428,7 +449,8 @@ Spec parse_spec(const json& j) {
       throw SpecError(at("flows", i), "does not run during the measure window");
     }
   }
-  if (s.needs_latp_agents() && wired) throw SpecError("flows", "latp needs a wireless topology (its node agents read the radio)");
+  if (s.needs_latp_agents() && wired)
+    throw SpecError("flows", "latp needs a wireless topology (its node agents read the radio)");
   return s;
 }
 

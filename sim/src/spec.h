@@ -13,13 +13,12 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "mantra/params.h"
 
@@ -31,27 +30,34 @@ namespace mantra::sim {
 class SpecError : public std::runtime_error {
  public:
   SpecError(const std::string& key, const std::string& what);
+  // The key the error is about ("flows[0].rate"; empty when about the
+  // whole spec), and what is wrong with it, each on one line.
+  const std::string& key() const { return key_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string key_, message_;
 };
 
 struct RadioSpec {
   std::string preset = "ns2-80211b";
-  double rx_range_m = 250;   // decode range
-  double cs_range_m = 550;   // carrier-sense range
-  int queue_packets = 50;    // interface queue (drop-tail)
-  bool rts = true;           // RTS/CTS before every unicast frame
-  int short_retry = 7;       // ns-2 ShortRetryLimit_
-  int long_retry = 4;        // ns-2 LongRetryLimit_
+  double rx_range_m = 250;  // decode range
+  double cs_range_m = 550;  // carrier-sense range
+  int queue_packets = 50;   // interface queue (drop-tail)
+  bool rts = true;          // RTS/CTS before every unicast frame
+  int short_retry = 7;      // ns-2 ShortRetryLimit_
+  int long_retry = 4;       // ns-2 LongRetryLimit_
 };
 
 enum class TopologyKind { kChain, kP2p, kManet, kPositions, kGrid };
 
 struct TopologySpec {
   TopologyKind kind = TopologyKind::kChain;
-  int hops = 1;                  // chain, p2p
-  double spacing_m = 200;        // chain, grid
-  int rows = 0, cols = 0;        // grid: node r*cols + c stands at (c, r) * spacing
-  int nodes = 0;                 // manet
-  double width_m = 0, height_m = 0;  // manet
+  int hops = 1;                                      // chain, p2p
+  double spacing_m = 200;                            // chain, grid
+  int rows = 0, cols = 0;                            // grid: node r*cols + c stands at (c, r) * spacing
+  int nodes = 0;                                     // manet
+  double width_m = 0, height_m = 0;                  // manet
   std::vector<std::pair<double, double>> positions;  // positions; manet: nodes 0..k-1 held fixed
   // p2p: a wired line of `hops` links
   int64_t bandwidth_bps = 0;
@@ -62,21 +68,21 @@ struct TopologySpec {
 };
 
 struct MobilitySpec {
-  std::string model = "static";   // static | rwp
+  std::string model = "static";         // static | rwp
   double min_speed = 0, max_speed = 0;  // m/s; equal for a constant speed
   double pause_s = 0;
 };
 
 struct FlowSpec {
-  std::string protocol;   // a core protocol (tfrc, cbr, ...) or tcp
-  int src = 0, dst = 0;   // -1 for both: a random pair, drawn when the network is built
-  int min_hops = 0;       // random pair: at least this many hops apart at t = 0
+  std::string protocol;  // a core protocol (tfrc, cbr, ...) or tcp
+  int src = 0, dst = 0;  // -1 for both: a random pair, drawn when the network is built
+  int min_hops = 0;      // random pair: at least this many hops apart at t = 0
   bool random_pair() const { return src < 0; }
   double start_s = 0, stop_s = 0;
   int packet_size = 1000;
-  int64_t rate_bps = 0;   // cbr
-  int max_window = 20;    // tcp, packets (ns-2 window_)
-  int receive_buffer = 0; // tcp, packets of the sink's receive buffer; 0: ns-3's default (128 KiB)
+  int64_t rate_bps = 0;            // cbr
+  int max_window = 20;             // tcp, packets (ns-2 window_)
+  int receive_buffer = 0;          // tcp, packets of the sink's receive buffer; 0: ns-3's default (128 KiB)
   mantra::Params params;           // passed to the core sender (with packet_size, rate)
   mantra::Params receiver_params;  // passed to the core receiver
   mantra::Params sender_params() const;
@@ -92,12 +98,12 @@ struct Spec {
   bool latp_agent = true;             // LATP node agents on every node (when a flow is latp)
   mantra::Params latp_agent_params;   // core/src/latp/node_agent.h parameters
   RadioSpec radio;
-  std::string routing = "aodv";       // aodv | dsr | static (p2p)
-  double channel_error = 0.0;         // per-frame error probability, wireless
+  std::string routing = "aodv";  // aodv | dsr | static (p2p)
+  double channel_error = 0.0;    // per-frame error probability, wireless
   TopologySpec topology;
   MobilitySpec mobility;
   std::vector<FlowSpec> flows;
-  nlohmann::json source;              // the spec as given, echoed in the result
+  nlohmann::json source;  // the spec as given, echoed in the result
 
   bool needs_latp_agents() const;
 };

@@ -31,7 +31,8 @@ double number(const json& v, const std::string& key, const Range& r) {
 int64_t integer(const json& v, const std::string& key, const Range& r) {
   if (v.is_number_unsigned()) {
     const uint64_t u = v.get<uint64_t>();
-    if (static_cast<double>(u) > r.hi || u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) out_of_range(v, key, r);
+    if (static_cast<double>(u) > r.hi || u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      out_of_range(v, key, r);
     const auto i = static_cast<int64_t>(u);
     if (!r.holds(static_cast<double>(i))) out_of_range(v, key, r);
     return i;
@@ -51,7 +52,9 @@ int64_t integer(const json& v, const std::string& key, const Range& r) {
   return static_cast<int64_t>(x);
 }
 
-int small_integer(const json& v, const std::string& key, const Range& r) { return static_cast<int>(integer(v, key, r)); }
+int small_integer(const json& v, const std::string& key, const Range& r) {
+  return static_cast<int>(integer(v, key, r));
+}
 
 double probability(const json& v, const std::string& key) { return number(v, key, kProbability); }
 

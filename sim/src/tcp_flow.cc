@@ -12,12 +12,12 @@ namespace ns3 {
 class TcpNs2NewReno : public TcpNewReno {
  public:
   static TypeId GetTypeId() {
-    static TypeId tid = TypeId("ns3::TcpNs2NewReno")
-                            .SetParent<TcpNewReno>()
-                            .AddConstructor<TcpNs2NewReno>()
-                            .AddAttribute("MaxWindow", "Largest congestion window, in segments (ns-2 window_)",
-                                          UintegerValue(20), MakeUintegerAccessor(&TcpNs2NewReno::m_maxWindow),
-                                          MakeUintegerChecker<uint32_t>(1));
+    static TypeId tid =
+        TypeId("ns3::TcpNs2NewReno")
+            .SetParent<TcpNewReno>()
+            .AddConstructor<TcpNs2NewReno>()
+            .AddAttribute("MaxWindow", "Largest congestion window, in segments (ns-2 window_)", UintegerValue(20),
+                          MakeUintegerAccessor(&TcpNs2NewReno::m_maxWindow), MakeUintegerChecker<uint32_t>(1));
     return tid;
   }
   TcpNs2NewReno() = default;
@@ -100,7 +100,8 @@ void TcpSinkApp::StartApplication() {
   using namespace ns3;
   listener_ = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
   if (flow_.receive_buffer > 0) {  // accepted sockets are forks of the listener and keep its buffer
-    listener_->SetAttribute("RcvBufSize", UintegerValue(static_cast<uint32_t>(flow_.receive_buffer * flow_.packet_size)));
+    listener_->SetAttribute("RcvBufSize",
+                            UintegerValue(static_cast<uint32_t>(flow_.receive_buffer * flow_.packet_size)));
   }
   listener_->Bind(InetSocketAddress(Ipv4Address::GetAny(), port_));
   listener_->Listen();

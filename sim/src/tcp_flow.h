@@ -10,13 +10,13 @@
 // bytes handed in order to the application are the goodput.
 #pragma once
 
-#include <map>
-
 #include <ns3/application.h>
 #include <ns3/ipv4-address.h>
 #include <ns3/socket.h>
 #include <ns3/tcp-header.h>
 #include <ns3/tcp-socket-base.h>
+
+#include <map>
 
 #include "flow_metrics.h"
 

@@ -1,7 +1,7 @@
 // Flow summaries: smoothness as the LATP paper defines it, jitter, loss, Jain.
-#include <gtest/gtest.h>
-
 #include "flow_metrics.h"
+
+#include <gtest/gtest.h>
 
 namespace mantra::sim {
 namespace {
@@ -24,7 +24,8 @@ TEST(FlowMetrics, SmoothnessIsMeanOfMinOverMaxPerWindow) {
 
 TEST(FlowMetrics, SilentSecondMakesWindowRatioZero) {
   FlowMetrics m(flow(10, 20), 1.0, 10.0, 0, 1e9);
-  for (int s = 10; s < 20; ++s) if (s != 15) m.on_goodput(s + 0.5, 1000);
+  for (int s = 10; s < 20; ++s)
+    if (s != 15) m.on_goodput(s + 0.5, 1000);
   EXPECT_DOUBLE_EQ(m.summary()["smoothness"].get<double>(), 0.0);
 }
 

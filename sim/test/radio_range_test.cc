@@ -2,7 +2,6 @@
 // ns-2's CMU radio: a sender broadcasts; a node at distance d counts frames
 // it decoded and the time its PHY saw the medium busy (CCA_BUSY).
 #include <gtest/gtest.h>
-
 #include <ns3/wifi-module.h>
 
 #include "two_node_net.h"
@@ -23,11 +22,15 @@ Heard listen_at(double distance_m) {
 
   Heard heard;
   auto phy = DynamicCast<WifiNetDevice>(devices.Get(1))->GetPhy();
-  phy->TraceConnectWithoutContext("PhyRxEnd", MakeBoundCallback(+[](Heard* h, Ptr<const Packet>) { ++h->decoded; }, &heard));
-  phy->GetState()->TraceConnectWithoutContext(
-      "State", MakeBoundCallback(+[](Heard* h, Time, Time duration, WifiPhyState state) {
-        if (state == WifiPhyState::CCA_BUSY || state == WifiPhyState::RX) h->busy_s += duration.GetSeconds();
-      }, &heard));
+  phy->TraceConnectWithoutContext("PhyRxEnd", MakeBoundCallback(
+                                                  +[](Heard* h, Ptr<const Packet>) { ++h->decoded; }, &heard));
+  phy->GetState()->TraceConnectWithoutContext("State",
+                                              MakeBoundCallback(
+                                                  +[](Heard* h, Time, Time duration, WifiPhyState state) {
+                                                    if (state == WifiPhyState::CCA_BUSY || state == WifiPhyState::RX)
+                                                      h->busy_s += duration.GetSeconds();
+                                                  },
+                                                  &heard));
 
   auto socket = Socket::CreateSocket(nodes.Get(0), UdpSocketFactory::GetTypeId());
   socket->SetAllowBroadcast(true);

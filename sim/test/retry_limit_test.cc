@@ -6,7 +6,6 @@
 // then node 1 leaves or stops decoding data, and node 0 sends one more; the
 // test counts the frames node 0's PHY puts on the air for it.
 #include <gtest/gtest.h>
-
 #include <ns3/error-model.h>
 #include <ns3/wifi-module.h>
 
@@ -19,7 +18,8 @@ namespace {
 class DataFrameLoss : public ns3::ErrorModel {
  public:
   static ns3::TypeId GetTypeId() {
-    static ns3::TypeId tid = ns3::TypeId("mantra::DataFrameLoss").SetParent<ns3::ErrorModel>().AddConstructor<DataFrameLoss>();
+    static ns3::TypeId tid =
+        ns3::TypeId("mantra::DataFrameLoss").SetParent<ns3::ErrorModel>().AddConstructor<DataFrameLoss>();
     return tid;
   }
   bool DoCorrupt(ns3::Ptr<ns3::Packet> p) override { return p->GetSize() > 200; }
@@ -43,21 +43,21 @@ Attempts attempts_of_lost_frame(bool rts, Receiver receiver) {
   Attempts counted;
   bool counting = false;
   auto sender = DynamicCast<WifiNetDevice>(devices.Get(0));
-  sender->GetPhy()->TraceConnectWithoutContext(
-      "PhyTxBegin", MakeBoundCallback(
-                        +[](Attempts* a, bool* on, Ptr<const Packet> p, double) {
-                          WifiMacHeader h;
-                          if (!*on || p->PeekHeader(h) == 0) return;
-                          if (h.IsRts()) ++a->rts;
-                          if (h.IsData()) ++a->data;
-                        },
-                        &counted, &counting));
-  sender->GetMac()->TraceConnectWithoutContext(
-      "DroppedMpdu", MakeBoundCallback(
-                         +[](Attempts* a, WifiMacDropReason reason, Ptr<const WifiMpdu>) {
-                           if (reason == WIFI_MAC_DROP_REACHED_RETRY_LIMIT) ++a->retry_drops;
-                         },
-                         &counted));
+  sender->GetPhy()->TraceConnectWithoutContext("PhyTxBegin",
+                                               MakeBoundCallback(
+                                                   +[](Attempts* a, bool* on, Ptr<const Packet> p, double) {
+                                                     WifiMacHeader h;
+                                                     if (!*on || p->PeekHeader(h) == 0) return;
+                                                     if (h.IsRts()) ++a->rts;
+                                                     if (h.IsData()) ++a->data;
+                                                   },
+                                                   &counted, &counting));
+  sender->GetMac()->TraceConnectWithoutContext("DroppedMpdu",
+                                               MakeBoundCallback(
+                                                   +[](Attempts* a, WifiMacDropReason reason, Ptr<const WifiMpdu>) {
+                                                     if (reason == WIFI_MAC_DROP_REACHED_RETRY_LIMIT) ++a->retry_drops;
+                                                   },
+                                                   &counted));
 
   auto socket = Socket::CreateSocket(nodes.Get(0), UdpSocketFactory::GetTypeId());
   socket->Connect(InetSocketAddress(Ipv4Address("10.0.0.2"), 9));

@@ -1,9 +1,9 @@
 // Run specs: units, defaults, and one clear error per kind of bad input.
+#include "spec.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
-
-#include "spec.h"
 
 namespace mantra::sim {
 namespace {
@@ -59,7 +59,10 @@ TEST(Spec, RadioOverrides) {
 }
 
 TEST(Spec, EachBadInputNamesItsKey) {
-  struct Case { std::function<void(json&)> edit; std::string expected; };
+  struct Case {
+    std::function<void(json&)> edit;
+    std::string expected;
+  };
   const Case cases[] = {
       {[](json& j) { j["durration"] = 5; }, "durration: unknown key"},
       {[](json& j) { j.erase("seed"); }, "seed: missing required field"},
@@ -69,7 +72,10 @@ TEST(Spec, EachBadInputNamesItsKey) {
       {[](json& j) { j["flows"][0]["protocol"] = "vegas"; }, "flows[0].protocol: unknown protocol 'vegas'"},
       {[](json& j) { j["radio"] = "ns2-80211g"; }, "radio.preset: unknown preset 'ns2-80211g'"},
       {[](json& j) { j["topology"]["spacing"] = "far"; }, "topology.spacing: must be a number"},
-      {[](json& j) { j["flows"][0]["params"] = {{"pakcet", 1}}; }, "flows[0].params: unknown parameter 'pakcet'"},
+      {[](json& j) {
+         j["flows"][0]["params"] = {{"pakcet", 1}};
+       },
+       "flows[0].params: unknown parameter 'pakcet'"},
       {[](json& j) { j["flows"][0]["protocol"] = "cbr"; }, "flows[0].rate: missing required field"},
       {[](json& j) {
          j["topology"] = {{"kind", "manet"}, {"nodes", 5}, {"width", 400}, {"height", 800}};
@@ -79,11 +85,15 @@ TEST(Spec, EachBadInputNamesItsKey) {
       {[](json& j) { j["flows"][0]["stop"] = 200; }, "flows[0].stop: must not be after the run's duration"},
       {[](json& j) { j["duration"] = "ten"; }, "duration: 'ten' is not a duration"},
       {[](json& j) { j["duration"] = "5hours"; }, "duration: '5hours' is not a duration"},
-      {[](json& j) { j["flows"][0]["protocol"] = "cbr"; j["flows"][0]["rate"] = "2Mbit"; },
+      {[](json& j) {
+         j["flows"][0]["protocol"] = "cbr";
+         j["flows"][0]["rate"] = "2Mbit";
+       },
        "flows[0].rate: '2Mbit' is not a rate"},
       {[](json& j) { j["duration"] = true; }, "duration: must be a duration"},
       {[](json& j) {
-         j["topology"] = {{"kind", "manet"}, {"nodes", 5}, {"width", 400}, {"height", 800}, {"fixed", {{0, 0}, {500, 0}}}};
+         j["topology"] = {
+             {"kind", "manet"}, {"nodes", 5}, {"width", 400}, {"height", 800}, {"fixed", {{0, 0}, {500, 0}}}};
        },
        "topology.fixed[1]: lies outside the width x height area (x 0 .. 400, y 0 .. 800 m)"},
   };
@@ -105,7 +115,8 @@ std::string error_of_text(const std::string& text) {
   return "";
 }
 
-const char* kBase = R"("seed": 3, "topology": {"kind": "chain", "hops": 4}, "flows": [{"protocol": "tfrc", "src": 0, "dst": 4}])";
+const char* kBase =
+    R"("seed": 3, "topology": {"kind": "chain", "hops": 4}, "flows": [{"protocol": "tfrc", "src": 0, "dst": 4}])";
 
 std::string with(const std::string& fields) { return "{" + fields + ", " + kBase + "}"; }
 
@@ -134,7 +145,8 @@ TEST(Spec, BreakersGiveOneLineNamingTheKeyAndRange) {
        "topology.nodes: 1e+20 is out of range (2 .. 2000)"},
       {R"({"duration": 100, "seed": 1, "topology": {"kind": "manet", "nodes": 4294967298, "width": 10, "height": 10}})",
        "topology.nodes: 4294967298 is out of range (2 .. 2000)"},
-      {R"({"duration": 100, "seed": 1, "topology": {"kind": "chain", "hops": 3.5}})", "topology.hops: 3.5 is not an integer (1 .. 1999)"},
+      {R"({"duration": 100, "seed": 1, "topology": {"kind": "chain", "hops": 3.5}})",
+       "topology.hops: 3.5 is not an integer (1 .. 1999)"},
       {R"({"duration": 100, "seed": 1, "topology": {"kind": "grid", "rows": 2000, "cols": 2000}})",
        "topology.rows: rows x cols = 4000000 nodes, at most 2000"},
       {R"({"duration": 100, "seed": 18446744073709551616, "topology": {"kind": "chain", "hops": 4}})",
@@ -153,9 +165,12 @@ TEST(Spec, BreakersGiveOneLineNamingTheKeyAndRange) {
        "topology.positions[1]: 1e+300 is out of range (-100000 .. 100000 m)"},
       {R"({"duration": 1000000, "interval": "1ms", "seed": 1, "topology": {"kind": "chain", "hops": 4},
            "flows": [{"protocol": "tfrc", "src": 0, "dst": 4}]})",
-       "interval: gives 1000000000 series samples over the flows' active times, at most 10000000 (use a longer interval)"},
+       "interval: gives 1000000000 series samples over the flows' active times, at most 10000000 (use a longer "
+       "interval)"},
       {"[]", "a spec must be a JSON object of keys, not array"},
-      {"", "malformed JSON: [json.exception.parse_error.101] parse error at line 1, column 1: syntax error while parsing value"},
+      {"",
+       "malformed JSON: [json.exception.parse_error.101] parse error at line 1, column 1: syntax error while parsing "
+       "value"},
       {with("\"a\\u2028b\": 1"), "'a\\u2028b': unknown key"},
       {with("\"a\\nb\": 1"), "'a\\nb': unknown key"},
       {std::string(5000, '[') + std::string(5000, ']'), "the spec nests deeper than 32 levels"},
@@ -188,11 +203,16 @@ TEST(Spec, LongListsAndStringsAreCutShort) {
   EXPECT_EQ(e.substr(0, 40), "flows[0].protocol: unknown protocol 'xxx");
   EXPECT_LT(e.size(), 200u);
   // A byte that is not UTF-8 and a C1 control (U+0085, a line break to some readers) are escaped.
-  EXPECT_EQ(std::string(SpecError("k\xff", "a\xc2\x85" "b").what()), "k\\xff: a\\u0085b");
+  EXPECT_EQ(std::string(SpecError("k\xff",
+                                  "a\xc2\x85"
+                                  "b")
+                            .what()),
+            "k\\xff: a\\u0085b");
 }
 
 TEST(Spec, LargestAllowedValuesPass) {
-  const std::string spec = R"({"duration": "1000000s", "seed": 9223372036854775807, "interval": 1000, "smoothness_window": 1000,
+  const std::string spec =
+      R"({"duration": "1000000s", "seed": 9223372036854775807, "interval": 1000, "smoothness_window": 1000,
     "channel_error": 0.999, "radio": {"preset": "ns2-80211b", "rx_range": 100000, "cs_range": 100000, "queue": 100000},
     "topology": {"kind": "manet", "nodes": 2000, "width": 100000, "height": 100000},
     "mobility": {"model": "rwp", "speed": [0.01, 1000], "pause": 1000000},

@@ -36,8 +36,14 @@ class Duration {
   Duration operator*(double k) const { return Duration(static_cast<int64_t>(std::llround(us_ * k))); }
   constexpr Duration operator/(int64_t k) const { return Duration(us_ / k); }
   constexpr double operator/(Duration o) const { return static_cast<double>(us_) / static_cast<double>(o.us_); }
-  constexpr Duration& operator+=(Duration o) { us_ += o.us_; return *this; }
-  constexpr Duration& operator-=(Duration o) { us_ -= o.us_; return *this; }
+  constexpr Duration& operator+=(Duration o) {
+    us_ += o.us_;
+    return *this;
+  }
+  constexpr Duration& operator-=(Duration o) {
+    us_ -= o.us_;
+    return *this;
+  }
   constexpr auto operator<=>(const Duration&) const = default;
 
  private:
@@ -59,7 +65,10 @@ class Time {
   constexpr Time operator+(Duration d) const { return Time(us_ + d.us()); }
   constexpr Time operator-(Duration d) const { return Time(us_ - d.us()); }
   constexpr Duration operator-(Time o) const { return Duration::micros(us_ - o.us_); }
-  constexpr Time& operator+=(Duration d) { us_ += d.us(); return *this; }
+  constexpr Time& operator+=(Duration d) {
+    us_ += d.us();
+    return *this;
+  }
   constexpr auto operator<=>(const Time&) const = default;
 
  private:
@@ -77,8 +86,14 @@ class Bytes {
   constexpr Bytes operator+(Bytes o) const { return Bytes(n_ + o.n_); }
   constexpr Bytes operator-(Bytes o) const { return Bytes(n_ - o.n_); }
   constexpr Bytes operator*(int64_t k) const { return Bytes(n_ * k); }
-  constexpr Bytes& operator+=(Bytes o) { n_ += o.n_; return *this; }
-  constexpr Bytes& operator-=(Bytes o) { n_ -= o.n_; return *this; }
+  constexpr Bytes& operator+=(Bytes o) {
+    n_ += o.n_;
+    return *this;
+  }
+  constexpr Bytes& operator-=(Bytes o) {
+    n_ -= o.n_;
+    return *this;
+  }
   constexpr auto operator<=>(const Bytes&) const = default;
 
  private:
@@ -93,9 +108,7 @@ class Rate {
   constexpr Rate() = default;
   static constexpr Rate bps(int64_t bits_per_sec) { return Rate(bits_per_sec); }
   static constexpr Rate kbps(int64_t k) { return Rate(k * 1000); }
-  static Rate bytes_per_sec(double bytes_per_s) {
-    return Rate(static_cast<int64_t>(std::llround(bytes_per_s * 8.0)));
-  }
+  static Rate bytes_per_sec(double bytes_per_s) { return Rate(static_cast<int64_t>(std::llround(bytes_per_s * 8.0))); }
   static constexpr Rate zero() { return Rate(0); }
 
   constexpr int64_t bits_per_sec() const { return bps_; }

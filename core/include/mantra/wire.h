@@ -39,18 +39,39 @@ class Reader {
   explicit Reader(std::span<const uint8_t> in) : in_(in) {}
 
   // Each read returns false (and fails the reader) when too few bytes remain.
-  bool u8(uint8_t& v) { uint64_t x; if (!get(x, 1)) return false; v = static_cast<uint8_t>(x); return true; }
-  bool u16(uint16_t& v) { uint64_t x; if (!get(x, 2)) return false; v = static_cast<uint16_t>(x); return true; }
-  bool u32(uint32_t& v) { uint64_t x; if (!get(x, 4)) return false; v = static_cast<uint32_t>(x); return true; }
+  bool u8(uint8_t& v) {
+    uint64_t x;
+    if (!get(x, 1)) return false;
+    v = static_cast<uint8_t>(x);
+    return true;
+  }
+  bool u16(uint16_t& v) {
+    uint64_t x;
+    if (!get(x, 2)) return false;
+    v = static_cast<uint16_t>(x);
+    return true;
+  }
+  bool u32(uint32_t& v) {
+    uint64_t x;
+    if (!get(x, 4)) return false;
+    v = static_cast<uint32_t>(x);
+    return true;
+  }
   bool u64(uint64_t& v) { return get(v, 8); }
   // A view of the next n bytes, advancing past them.
   bool view(size_t n, std::span<const uint8_t>& out) {
-    if (!ok_ || remaining() < n) { ok_ = false; return false; }
+    if (!ok_ || remaining() < n) {
+      ok_ = false;
+      return false;
+    }
     out = in_.subspan(pos_, n);
     pos_ += n;
     return true;
   }
-  bool skip(size_t n) { std::span<const uint8_t> ignored; return view(n, ignored); }
+  bool skip(size_t n) {
+    std::span<const uint8_t> ignored;
+    return view(n, ignored);
+  }
 
   bool ok() const { return ok_; }
   size_t position() const { return pos_; }
@@ -58,7 +79,10 @@ class Reader {
 
  private:
   bool get(uint64_t& v, size_t n) {
-    if (!ok_ || remaining() < n) { ok_ = false; return false; }
+    if (!ok_ || remaining() < n) {
+      ok_ = false;
+      return false;
+    }
     uint64_t x = 0;
     for (size_t i = 0; i < n; ++i) x = (x << 8) | in_[pos_ + i];
     pos_ += n;

@@ -8,7 +8,10 @@
 namespace mantra::adtfrc {
 
 AdtfrcReceiver::AdtfrcReceiver(ReceiverConfig config)
-    : tfrc::TfrcReceiver(config.tfrc), rule_(config.rule), passive_(config.passive), state_detector_(config.window_samples) {
+    : tfrc::TfrcReceiver(config.tfrc),
+      rule_(config.rule),
+      passive_(config.passive),
+      state_detector_(config.window_samples) {
   current_.fill(NetworkState::kNormal);
 }
 
@@ -58,7 +61,7 @@ bool AdtfrcReceiver::add_loss(int64_t seq, Time nominal_arrival) {
   ++losses_by_state_[static_cast<size_t>(s)];
   if (passive_) return tfrc::TfrcReceiver::add_loss(seq, nominal_arrival);
   if (s != NetworkState::kCongestion) return false;  // not congestion: p ignores it (§IV)
-  urgent_ = true;                                     // Algorithm 3: Urgent = 1
+  urgent_ = true;                                    // Algorithm 3: Urgent = 1
   feedback_now_ = true;
   return tfrc::TfrcReceiver::add_loss(seq, nominal_arrival);
 }

@@ -54,7 +54,8 @@ DecodeResult<Probe> decode_probe(std::span<const uint8_t> bytes) {
   if (!r.u8(reserved8) || !r.u16(reserved16) || !r.u32(p.number) || !r.u64(ts) || !r.u32(rtt)) {
     return DecodeResult<Probe>::failure("adtfrc probe: truncated header");
   }
-  if (ts > static_cast<uint64_t>(INT64_MAX)) return DecodeResult<Probe>::failure("adtfrc probe: timestamp out of range");
+  if (ts > static_cast<uint64_t>(INT64_MAX))
+    return DecodeResult<Probe>::failure("adtfrc probe: timestamp out of range");
   p.timestamp = Time::from_us(static_cast<int64_t>(ts));
   p.sender_rtt = Duration::micros(rtt);
   return p;

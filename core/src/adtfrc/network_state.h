@@ -18,10 +18,14 @@ enum class NetworkState : uint8_t {
 
 constexpr std::string_view state_name(NetworkState s) {
   switch (s) {
-    case NetworkState::kCongestion: return "cong";
-    case NetworkState::kRouteChange: return "rtchg";
-    case NetworkState::kChannelError: return "cherr";
-    case NetworkState::kNormal: break;
+    case NetworkState::kCongestion:
+      return "cong";
+    case NetworkState::kRouteChange:
+      return "rtchg";
+    case NetworkState::kChannelError:
+      return "cherr";
+    case NetworkState::kNormal:
+      break;
   }
   return "normal";
 }
@@ -33,9 +37,12 @@ constexpr int kCongestionRules = 3;
 
 constexpr std::string_view rule_name(CongestionRule r) {
   switch (r) {
-    case CongestionRule::kIddOnly: return "idd";
-    case CongestionRule::kSttOnly: return "stt";
-    case CongestionRule::kMulti: break;
+    case CongestionRule::kIddOnly:
+      return "idd";
+    case CongestionRule::kSttOnly:
+      return "stt";
+    case CongestionRule::kMulti:
+      break;
   }
   return "multi";
 }

@@ -7,9 +7,15 @@ NetworkState identify(const MetricLevels& levels, CongestionRule rule) {
   const bool stt_low = levels.stt == Level::kLow;
   bool congested = false;
   switch (rule) {
-    case CongestionRule::kMulti: congested = idd_high && stt_low; break;
-    case CongestionRule::kIddOnly: congested = idd_high; break;
-    case CongestionRule::kSttOnly: congested = stt_low; break;
+    case CongestionRule::kMulti:
+      congested = idd_high && stt_low;
+      break;
+    case CongestionRule::kIddOnly:
+      congested = idd_high;
+      break;
+    case CongestionRule::kSttOnly:
+      congested = stt_low;
+      break;
   }
   if (congested) return NetworkState::kCongestion;
   if (levels.por == Level::kHigh) return NetworkState::kRouteChange;

@@ -54,7 +54,7 @@ NetworkState identify(const MetricLevels& levels, CongestionRule rule);
 class StateDetector {
  public:
   static constexpr double kExtremeFraction = 0.3;  // Table II: top / bottom 30 %
-  static constexpr size_t kMinSamples = 10;         // before this, nothing is HIGH or LOW
+  static constexpr size_t kMinSamples = 10;        // before this, nothing is HIGH or LOW
 
   explicit StateDetector(size_t window_samples);
 

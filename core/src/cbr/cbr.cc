@@ -11,7 +11,8 @@ DecodeResult<CbrHeader> decode(std::span<const uint8_t> bytes) {
   uint64_t ts = 0;
   CbrHeader h;
   if (!r.u8(type)) return DecodeResult<CbrHeader>::failure("cbr: empty datagram");
-  if (type != static_cast<uint8_t>(PacketType::kCbrData)) return DecodeResult<CbrHeader>::failure("cbr: unexpected packet type");
+  if (type != static_cast<uint8_t>(PacketType::kCbrData))
+    return DecodeResult<CbrHeader>::failure("cbr: unexpected packet type");
   if (!r.u8(reserved8) || !r.u16(reserved16) || !r.u32(h.seq) || !r.u64(ts)) {
     return DecodeResult<CbrHeader>::failure("cbr: truncated header");
   }

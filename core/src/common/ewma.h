@@ -15,7 +15,10 @@ class Ewma {
   }
   bool has_value() const { return has_value_; }
   double value() const { return value_; }
-  void reset() { has_value_ = false; value_ = 0.0; }
+  void reset() {
+    has_value_ = false;
+    value_ = 0.0;
+  }
 
  private:
   double weight_old_;

@@ -8,8 +8,10 @@ int64_t LossDetector::extend(uint32_t wire_seq) const {
   const int64_t base = highest_ & ~int64_t{0xFFFFFFFF};
   int64_t candidate = base | wire_seq;
   const int64_t half = int64_t{1} << 31;
-  if (candidate - highest_ > half && candidate >= (int64_t{1} << 32)) candidate -= int64_t{1} << 32;
-  else if (highest_ - candidate > half) candidate += int64_t{1} << 32;
+  if (candidate - highest_ > half && candidate >= (int64_t{1} << 32))
+    candidate -= int64_t{1} << 32;
+  else if (highest_ - candidate > half)
+    candidate += int64_t{1} << 32;
   return candidate;
 }
 
@@ -41,8 +43,8 @@ LossDetector::Arrival LossDetector::on_packet(uint32_t wire_seq, Time arrival) {
     const Time after_time = first->second;
     Time t = after_time;
     if (have_before_) {
-      const double frac = static_cast<double>(next_unresolved_ - before_seq_) /
-                          static_cast<double>(after_seq - before_seq_);
+      const double frac =
+          static_cast<double>(next_unresolved_ - before_seq_) / static_cast<double>(after_seq - before_seq_);
       t = before_time_ + (after_time - before_time_) * frac;
     }
     result.losses.push_back({next_unresolved_, t});

@@ -30,8 +30,8 @@ class LossDetector {
   static constexpr int kNdupack = 3;
 
   struct Arrival {
-    int64_t seq = 0;            // extended sequence number
-    bool late = false;          // duplicate, or already declared lost
+    int64_t seq = 0;                   // extended sequence number
+    bool late = false;                 // duplicate, or already declared lost
     std::vector<DetectedLoss> losses;  // newly declared lost, in order
   };
 
@@ -44,9 +44,9 @@ class LossDetector {
   int64_t extend(uint32_t wire_seq) const;
 
   int64_t highest_ = -1;
-  int64_t next_unresolved_ = 0;            // lowest seq neither passed nor declared lost
-  std::map<int64_t, Time> pending_;        // received, with seq >= next_unresolved_
-  bool have_before_ = false;               // last packet received below next_unresolved_
+  int64_t next_unresolved_ = 0;      // lowest seq neither passed nor declared lost
+  std::map<int64_t, Time> pending_;  // received, with seq >= next_unresolved_
+  bool have_before_ = false;         // last packet received below next_unresolved_
   int64_t before_seq_ = 0;
   Time before_time_;
 };

@@ -27,7 +27,7 @@ namespace mantra {
 
 class LossIntervals {
  public:
-  static constexpr int kN = 8;  // intervals averaged (RFC 5348 §5.4)
+  static constexpr int kN = 8;                 // intervals averaged (RFC 5348 §5.4)
   static constexpr double kMinDiscount = 0.5;  // DF floor (§5.5)
 
   explicit LossIntervals(bool discounting = true) : discounting_(discounting) {}
@@ -56,11 +56,11 @@ class LossIntervals {
 
   bool discounting_;
   int64_t events_ = 0;
-  int64_t event_start_seq_ = 0;   // S_start(0): first loss of the current event
-  Time event_start_time_;         // T_old
+  int64_t event_start_seq_ = 0;  // S_start(0): first loss of the current event
+  Time event_start_time_;        // T_old
   int64_t highest_seq_ = -1;
-  std::deque<double> closed_;     // I_1..I_k, k <= kN
-  std::deque<double> discount_;   // DF_1..DF_k
+  std::deque<double> closed_;    // I_1..I_k, k <= kN
+  std::deque<double> discount_;  // DF_1..DF_k
 };
 
 }  // namespace mantra

@@ -15,8 +15,10 @@ Level RankWindow::classify_and_add(double x) {
     }
     const double n = static_cast<double>(samples_.size());
     const double needed = (1.0 - fraction_) * n;
-    if (static_cast<double>(below) >= needed) level = Level::kHigh;
-    else if (static_cast<double>(above) >= needed) level = Level::kLow;
+    if (static_cast<double>(below) >= needed)
+      level = Level::kHigh;
+    else if (static_cast<double>(above) >= needed)
+      level = Level::kLow;
   }
   samples_.push_back(x);
   if (samples_.size() > capacity_) samples_.pop_front();

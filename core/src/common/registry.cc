@@ -34,17 +34,22 @@ const std::vector<ProtocolEntry>& protocols() {
   static const std::vector<ProtocolEntry> list = {
       {"tfrc",
        [](const Params& p) { return build<Sender, tfrc::TfrcSender, tfrc::SenderConfig>(p, tfrc::TfrcSender::parse); },
-       [](const Params& p) { return build<Receiver, tfrc::TfrcReceiver, tfrc::ReceiverConfig>(p, tfrc::TfrcReceiver::parse); }},
+       [](const Params& p) {
+         return build<Receiver, tfrc::TfrcReceiver, tfrc::ReceiverConfig>(p, tfrc::TfrcReceiver::parse);
+       }},
       {"adtfrc",
-       [](const Params& p) { return build<Sender, adtfrc::AdtfrcSender, adtfrc::SenderConfig>(p, adtfrc::AdtfrcSender::parse); },
+       [](const Params& p) {
+         return build<Sender, adtfrc::AdtfrcSender, adtfrc::SenderConfig>(p, adtfrc::AdtfrcSender::parse);
+       },
        [](const Params& p) {
          return build<Receiver, adtfrc::AdtfrcReceiver, adtfrc::ReceiverConfig>(p, adtfrc::AdtfrcReceiver::parse);
        }},
       {"latp",
        [](const Params& p) { return build<Sender, latp::LatpSender, latp::SenderConfig>(p, latp::LatpSender::parse); },
-       [](const Params& p) { return build<Receiver, latp::LatpReceiver, latp::ReceiverConfig>(p, latp::LatpReceiver::parse); }},
-      {"cbr",
-       [](const Params& p) { return build<Sender, cbr::CbrSender, cbr::CbrConfig>(p, cbr::CbrSender::parse); },
+       [](const Params& p) {
+         return build<Receiver, latp::LatpReceiver, latp::ReceiverConfig>(p, latp::LatpReceiver::parse);
+       }},
+      {"cbr", [](const Params& p) { return build<Sender, cbr::CbrSender, cbr::CbrConfig>(p, cbr::CbrSender::parse); },
        [](const Params& p) -> Made<Receiver> {
          std::string error = ParamReader(p).finish();  // the sink takes no parameters
          if (!error.empty()) return {nullptr, error};

@@ -9,8 +9,8 @@ double tfrc_rate(double s_bytes, double rtt_s, double p, double t_rto_s) {
   if (p <= 0.0) return std::numeric_limits<double>::infinity();
   const double b = 1.0;  // packets acknowledged per ACK; RFC 5348 recommends 1
   if (t_rto_s <= 0.0) t_rto_s = 4.0 * rtt_s;
-  const double denom = rtt_s * std::sqrt(2.0 * b * p / 3.0) +
-                       t_rto_s * (3.0 * std::sqrt(3.0 * b * p / 8.0)) * p * (1.0 + 32.0 * p * p);
+  const double denom =
+      rtt_s * std::sqrt(2.0 * b * p / 3.0) + t_rto_s * (3.0 * std::sqrt(3.0 * b * p / 8.0)) * p * (1.0 + 32.0 * p * p);
   return s_bytes / denom;
 }
 
@@ -20,7 +20,10 @@ double tfrc_loss_rate_for(double s_bytes, double rtt_s, double x_bytes_per_s) {
   if (tfrc_rate(s_bytes, rtt_s, lo) <= x_bytes_per_s) return lo;
   for (int i = 0; i < 200 && hi / lo > 1.0 + 1e-12; ++i) {
     const double mid = std::sqrt(lo * hi);  // bisect in log space: p spans decades
-    if (tfrc_rate(s_bytes, rtt_s, mid) > x_bytes_per_s) lo = mid; else hi = mid;
+    if (tfrc_rate(s_bytes, rtt_s, mid) > x_bytes_per_s)
+      lo = mid;
+    else
+      hi = mid;
   }
   return std::sqrt(lo * hi);
 }

@@ -19,7 +19,8 @@ int64_t extend_seq(uint32_t wire, int64_t highest) {
 }
 
 int32_t clamp_i32(double v) {
-  return static_cast<int32_t>(std::clamp(std::round(v), static_cast<double>(INT32_MIN), static_cast<double>(INT32_MAX)));
+  return static_cast<int32_t>(
+      std::clamp(std::round(v), static_cast<double>(INT32_MIN), static_cast<double>(INT32_MAX)));
 }
 
 }  // namespace

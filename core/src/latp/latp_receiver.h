@@ -37,8 +37,8 @@
 namespace mantra::latp {
 
 struct ReceiverConfig {
-  double eta = 0.5;     // weight of R_avg's history
-  double omega = 0.875; // weight of sigma_R's history
+  double eta = 0.5;      // weight of R_avg's history
+  double omega = 0.875;  // weight of sigma_R's history
 };
 
 class LatpReceiver : public Receiver {
@@ -61,7 +61,7 @@ class LatpReceiver : public Receiver {
   LossDetector detector_;
   EndpointStats stats_;
   std::optional<std::pair<uint16_t, uint16_t>> ports_;  // the sender's (src, dst)
-  Duration sender_rtt_;            // zero until the sender has one
+  Duration sender_rtt_;                                 // zero until the sender has one
   uint16_t last_timestamp_ms_ = 0;
   Time last_arrival_;
   bool feedback_now_ = false;

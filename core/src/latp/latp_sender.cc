@@ -64,8 +64,9 @@ void LatpSender::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn) 
     return;
   }
   stats_.count_received(bytes.size());
-  const int64_t sample_ms = ((now.us() / 1000 - f->timestamp_echo_ms - f->elapsed_ms) % kTimestampSpanMs + kTimestampSpanMs) %
-                            kTimestampSpanMs;
+  const int64_t sample_ms =
+      ((now.us() / 1000 - f->timestamp_echo_ms - f->elapsed_ms) % kTimestampSpanMs + kTimestampSpanMs) %
+      kTimestampSpanMs;
   rtt_.add_sample(Duration::millis(std::max<int64_t>(sample_ms, 1)));
   on_report(now, *f);
   nofeedback_deadline_ = now + nofeedback_interval();
@@ -127,7 +128,9 @@ std::optional<Datagram> LatpSender::poll_transmit(Time now) {
   h.seq = next_seq_ & kSeqMask;
   h.urgent = urgent_next_ || !rtt_.has_sample();
   h.timestamp_ms = wire_ms(now);
-  h.rtt_ms = rtt_.has_sample() ? static_cast<uint16_t>(std::clamp<int64_t>(std::llround(rtt_.smoothed().ms()), 1, UINT16_MAX)) : 0;
+  h.rtt_ms = rtt_.has_sample()
+                 ? static_cast<uint16_t>(std::clamp<int64_t>(std::llround(rtt_.smoothed().ms()), 1, UINT16_MAX))
+                 : 0;
   urgent_next_ = false;
 
   Datagram d;

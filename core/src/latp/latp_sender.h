@@ -41,7 +41,7 @@ struct SenderConfig {
   double delta = 0.05;                 // increase only when R_avg > delta*S
   double decrease_fraction = 1.0 / 9;  // cut on negative R_avg
   int nofeedback_rtts = 4;
-  Rate source_rate = Rate::zero();     // a media source's bit rate; zero: always backlogged
+  Rate source_rate = Rate::zero();  // a media source's bit rate; zero: always backlogged
   uint16_t src_port = 4000;
   uint16_t dst_port = 4001;
 };

@@ -62,7 +62,9 @@ DecodeResult<DataHeader> decode_data(std::span<const uint8_t> bytes) {
   r.u16(h.timestamp_ms);
   r.u16(h.rtt_ms);
   r.u32(rate);
-  if (!r.ok()) return DecodeResult<DataHeader>::failure("latp data: truncated header (" + std::to_string(bytes.size()) + " of 16 bytes)");
+  if (!r.ok())
+    return DecodeResult<DataHeader>::failure("latp data: truncated header (" + std::to_string(bytes.size()) +
+                                             " of 16 bytes)");
   const Word wd = unpack_word(word);
   if (wd.type != static_cast<uint8_t>(LatpType::kData)) {
     return DecodeResult<DataHeader>::failure("latp data: packet type " + std::to_string(wd.type) + " is not data (1)");
@@ -84,10 +86,13 @@ DecodeResult<Feedback> decode_feedback(std::span<const uint8_t> bytes) {
   r.u16(f.elapsed_ms);
   r.u32(rate);
   r.u32(f.receive_rate_Bps);
-  if (!r.ok()) return DecodeResult<Feedback>::failure("latp feedback: truncated (" + std::to_string(bytes.size()) + " of 20 bytes)");
+  if (!r.ok())
+    return DecodeResult<Feedback>::failure("latp feedback: truncated (" + std::to_string(bytes.size()) +
+                                           " of 20 bytes)");
   const Word wd = unpack_word(word);
   if (wd.type != static_cast<uint8_t>(LatpType::kFeedback)) {
-    return DecodeResult<Feedback>::failure("latp feedback: packet type " + std::to_string(wd.type) + " is not feedback (2)");
+    return DecodeResult<Feedback>::failure("latp feedback: packet type " + std::to_string(wd.type) +
+                                           " is not feedback (2)");
   }
   f.feedback_id = wd.seq;
   f.loss_detected = wd.flag;
@@ -97,10 +102,11 @@ DecodeResult<Feedback> decode_feedback(std::span<const uint8_t> bytes) {
 
 bool stamp_rate_feedback(std::span<uint8_t> bytes, double permissible_Bps) {
   if (bytes.size() < kDataHeaderBytes || peek_type(bytes) != LatpType::kData) return false;
-  const auto clamped = static_cast<int32_t>(std::clamp(std::floor(permissible_Bps), static_cast<double>(INT32_MIN),
-                                                       static_cast<double>(INT32_MAX)));
+  const auto clamped = static_cast<int32_t>(
+      std::clamp(std::floor(permissible_Bps), static_cast<double>(INT32_MIN), static_cast<double>(INT32_MAX)));
   std::span<uint8_t> field = bytes.subspan(kRateFieldOffset, 4);
-  const int32_t current = as_i32((uint32_t{field[0]} << 24) | (uint32_t{field[1]} << 16) | (uint32_t{field[2]} << 8) | field[3]);
+  const int32_t current =
+      as_i32((uint32_t{field[0]} << 24) | (uint32_t{field[1]} << 16) | (uint32_t{field[2]} << 8) | field[3]);
   if (clamped >= current) return false;
   const auto u = static_cast<uint32_t>(clamped);
   for (int i = 0; i < 4; ++i) field[static_cast<size_t>(i)] = static_cast<uint8_t>(u >> (24 - 8 * i));

@@ -50,7 +50,7 @@ namespace mantra::latp {
 constexpr size_t kDataHeaderBytes = 16;  // 12 of the paper's header + 4 of R
 constexpr size_t kFeedbackBytes = 20;
 constexpr size_t kRateFieldOffset = 12;
-constexpr uint32_t kSeqMask = 0xFFFFFF;   // 24-bit sequence numbers
+constexpr uint32_t kSeqMask = 0xFFFFFF;      // 24-bit sequence numbers
 constexpr int32_t kNoRateLimit = INT32_MAX;  // R as the sender writes it
 
 enum class LatpType : uint8_t { kData = 1, kFeedback = 2 };
@@ -58,7 +58,7 @@ enum class LatpType : uint8_t { kData = 1, kFeedback = 2 };
 struct DataHeader {
   uint16_t src_port = 0;
   uint16_t dst_port = 0;
-  uint32_t seq = 0;          // 24 bits
+  uint32_t seq = 0;  // 24 bits
   bool urgent = false;
   uint16_t timestamp_ms = 0;
   uint16_t rtt_ms = 0;

@@ -40,8 +40,8 @@
 namespace mantra::latp {
 
 struct NodeAgentConfig {
-  double busyness_threshold = 0.95;            // B_TH
-  Duration difs = Duration::micros(50);        // 802.11b DSSS: SIFS 10 + 2 slots of 20
+  double busyness_threshold = 0.95;      // B_TH
+  Duration difs = Duration::micros(50);  // 802.11b DSSS: SIFS 10 + 2 slots of 20
 };
 
 class NodeAgent {

@@ -6,8 +6,7 @@
 
 namespace mantra::tfrc {
 
-TfrcReceiver::TfrcReceiver(ReceiverConfig config)
-    : config_(config), intervals_(config.history_discounting) {}
+TfrcReceiver::TfrcReceiver(ReceiverConfig config) : config_(config), intervals_(config.history_discounting) {}
 
 std::string TfrcReceiver::parse(const Params& params, ReceiverConfig& out) {
   ParamReader r(params);

@@ -69,7 +69,7 @@ class TfrcReceiver : public Receiver {
   ReceiverConfig config_;
   LossDetector detector_;
   LossIntervals intervals_;
-  Duration sender_rtt_;        // R_m: the latest RTT estimate carried in data
+  Duration sender_rtt_;  // R_m: the latest RTT estimate carried in data
   double mean_packet_bytes_ = 0;
   bool feedback_now_ = false;
 
@@ -78,8 +78,8 @@ class TfrcReceiver : public Receiver {
 
   EndpointStats stats_;
   bool data_since_feedback_ = false;
-  Time last_timestamp_;        // send timestamp of the latest data packet
-  Time last_arrival_;          // when it arrived
+  Time last_timestamp_;  // send timestamp of the latest data packet
+  Time last_arrival_;    // when it arrived
   std::optional<Time> last_feedback_;
   std::optional<Time> feedback_deadline_;
   ReceiveRateMeter arrivals_;  // for X_recv

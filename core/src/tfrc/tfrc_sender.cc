@@ -11,7 +11,7 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr Duration kInitialNofeedback = Duration::seconds(2);  // §4.2, before any RTT sample
-constexpr double kDataLimitedDecay = 0.85;  // §4.3 step 4, loss while data-limited
+constexpr double kDataLimitedDecay = 0.85;                     // §4.3 step 4, loss while data-limited
 
 }  // namespace
 

@@ -35,11 +35,11 @@
 namespace mantra::tfrc {
 
 struct SenderConfig {
-  int64_t packet_bytes = 1000;          // s: the papers' 1000-byte media packets
+  int64_t packet_bytes = 1000;             // s: the papers' 1000-byte media packets
   Duration t_mbi = Duration::seconds(64);  // max back-off interval (RFC 5348 §4.3)
-  bool oscillation_reduction = true;    // §4.5, RECOMMENDED; applied once p > 0
-  Rate source_rate = Rate::zero();      // 0: always backlogged
-  int64_t source_buffer_packets = 100;  // source packets kept while rate-limited
+  bool oscillation_reduction = true;       // §4.5, RECOMMENDED; applied once p > 0
+  Rate source_rate = Rate::zero();         // 0: always backlogged
+  int64_t source_buffer_packets = 100;     // source packets kept while rate-limited
 };
 
 class TfrcSender : public Sender {
@@ -70,41 +70,44 @@ class TfrcSender : public Sender {
   // Options carried in every data packet; plain TFRC sends none.
   virtual void add_data_options(Time /*now*/, std::vector<WireOption>& /*options*/) {}
 
-  double equation_rate() const;   // X_Bps at the current s, R, p
-  double initial_rate() const;    // W_init / R (RFC 3390 window, §4.2)
+  double equation_rate() const;  // X_Bps at the current s, R, p
+  double initial_rate() const;   // W_init / R (RFC 3390 window, §4.2)
   double min_rate() const { return static_cast<double>(config_.packet_bytes) / config_.t_mbi.secs(); }
   void restart_nofeedback_timer(Time now);
   Duration nofeedback_interval() const;
 
   SenderConfig config_;
-  double x_;                      // allowed rate X, bytes/s
+  double x_;  // allowed rate X, bytes/s
   double p_ = 0.0;
   RttEstimator rtt_;
   std::optional<Time> nofeedback_deadline_;
   EndpointStats stats_;
 
  private:
-  struct RecvSample { Time at; double bytes_per_s; };
+  struct RecvSample {
+    Time at;
+    double bytes_per_s;
+  };
   void update_x_recv_set(Time now, double x_recv);
   void maximize_x_recv_set(Time now, double x_recv);
   double max_x_recv_set() const;
   void recompute_rate(Time now, double recv_limit);
   bool interval_was_data_limited(Time t_recvdata) const;
   double source_packet_interval_s() const;
-  bool has_backlog(Time now) const;             // a source packet waits to be sent
-  void drop_stale_source_packets(Time now);     // beyond the source buffer
+  bool has_backlog(Time now) const;          // a source packet waits to be sent
+  void drop_stale_source_packets(Time now);  // beyond the source buffer
   Time next_source_packet_time() const;
 
   bool started_ = false;
   Time start_;
-  Time t_nom_;                    // nominal send time of the next packet
-  Time tld_;                      // last doubling in slow start
+  Time t_nom_;  // nominal send time of the next packet
+  Time tld_;    // last doubling in slow start
   bool tld_set_ = false;
   uint32_t next_seq_ = 0;
   std::vector<RecvSample> x_recv_set_;  // entry with infinite rate at start
   Time timer_set_at_;
   Time last_send_;
-  int64_t source_consumed_ = 0;   // source packets sent or dropped
+  int64_t source_consumed_ = 0;  // source packets sent or dropped
   int64_t source_dropped_ = 0;
   std::deque<std::pair<Time, bool>> sends_;  // (send time, not data-limited)
   int64_t nofeedback_expiries_ = 0;

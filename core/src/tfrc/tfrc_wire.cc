@@ -12,9 +12,18 @@ namespace {
 bool read_prefix(Reader& r, PacketType expected, uint8_t& options_len, std::string& error) {
   uint8_t type = 0;
   uint16_t reserved = 0;
-  if (!r.u8(type)) { error = "empty datagram"; return false; }
-  if (type != static_cast<uint8_t>(expected)) { error = "unexpected packet type " + std::to_string(type); return false; }
-  if (!r.u8(options_len) || !r.u16(reserved)) { error = "truncated fixed header"; return false; }
+  if (!r.u8(type)) {
+    error = "empty datagram";
+    return false;
+  }
+  if (type != static_cast<uint8_t>(expected)) {
+    error = "unexpected packet type " + std::to_string(type);
+    return false;
+  }
+  if (!r.u8(options_len) || !r.u16(reserved)) {
+    error = "truncated fixed header";
+    return false;
+  }
   return true;
 }
 
@@ -51,8 +60,10 @@ DecodeResult<DataHeader> decode_data(std::span<const uint8_t> bytes) {
   DataHeader h;
   uint64_t ts = 0;
   uint32_t rtt = 0;
-  if (!r.u32(h.seq) || !r.u64(ts) || !r.u32(rtt)) return DecodeResult<DataHeader>::failure("tfrc data: truncated fixed header");
-  if (ts > static_cast<uint64_t>(INT64_MAX)) return DecodeResult<DataHeader>::failure("tfrc data: timestamp out of range");
+  if (!r.u32(h.seq) || !r.u64(ts) || !r.u32(rtt))
+    return DecodeResult<DataHeader>::failure("tfrc data: truncated fixed header");
+  if (ts > static_cast<uint64_t>(INT64_MAX))
+    return DecodeResult<DataHeader>::failure("tfrc data: timestamp out of range");
   h.timestamp = Time::from_us(static_cast<int64_t>(ts));
   h.sender_rtt = Duration::micros(rtt);
   auto options = decode_options(r, options_len);
@@ -87,7 +98,8 @@ DecodeResult<Feedback> decode_feedback(std::span<const uint8_t> bytes) {
   if (!r.u64(ts) || !r.u32(delay) || !r.u32(f.x_recv_bytes_per_s) || !r.u32(p_ppb) || !r.u32(f.highest_seq)) {
     return DecodeResult<Feedback>::failure("tfrc feedback: truncated fixed fields");
   }
-  if (ts > static_cast<uint64_t>(INT64_MAX)) return DecodeResult<Feedback>::failure("tfrc feedback: timestamp out of range");
+  if (ts > static_cast<uint64_t>(INT64_MAX))
+    return DecodeResult<Feedback>::failure("tfrc feedback: timestamp out of range");
   if (p_ppb > kLossRateScale) return DecodeResult<Feedback>::failure("tfrc feedback: loss event rate above 1");
   f.t_recvdata = Time::from_us(static_cast<int64_t>(ts));
   f.t_delay = Duration::micros(delay);

@@ -1,5 +1,6 @@
 """Aggregation across seeds: means with Student-t 95 % intervals, and the checks that
 plots and claims share (metrics, axes and `where` filters that must exist)."""
+
 from __future__ import annotations
 
 import math
@@ -31,8 +32,14 @@ def aggregate(frame: pd.DataFrame, metric: str, by: list[str]) -> pd.DataFrame:
     rows = []
     for values, group in frame.groupby(by, sort=False, dropna=False):
         mean, half, n = t_interval(group[metric])
-        rows.append({**dict(zip(by, values if isinstance(values, tuple) else (values,))),
-                     "mean": mean, "ci95": half, "n": n})
+        rows.append(
+            {
+                **dict(zip(by, values if isinstance(values, tuple) else (values,), strict=True)),
+                "mean": mean,
+                "ci95": half,
+                "n": n,
+            }
+        )
     return pd.DataFrame(rows, columns=[*by, "mean", "ci95", "n"])
 
 
@@ -84,16 +91,18 @@ def check_keys(camp: Campaign, place: tuple[Any, ...], entry: Any, required: set
 def check_metric(camp: Campaign, place: tuple[Any, ...], name: Any) -> None:
     assert camp.doc is not None
     if name not in camp.metrics:
-        raise camp.doc.error(place, f"names metric {name!r}, which the campaign's metrics do not have "
-                             f"({', '.join(camp.metrics)})")
+        raise camp.doc.error(
+            place, f"names metric {name!r}, which the campaign's metrics do not have ({', '.join(camp.metrics)})"
+        )
 
 
 def check_axis(camp: Campaign, place: tuple[Any, ...], name: Any, numeric: bool = False) -> None:
     assert camp.doc is not None
     axis = camp.axis(name) if isinstance(name, str) else None
     if axis is None:
-        raise camp.doc.error(place, f"names axis {name!r}, which the grid does not have "
-                             f"({', '.join(a.name for a in camp.axes)})")
+        raise camp.doc.error(
+            place, f"names axis {name!r}, which the grid does not have ({', '.join(a.name for a in camp.axes)})"
+        )
     if numeric and not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in axis.labels):
         raise camp.doc.error(place, f"axis {name} must have numeric values")
 

@@ -21,6 +21,7 @@ see the same mobility and traffic (a paired design).
     claims: [...]                     # see claims.py
     quick: {seeds: [1, 2], set: {duration: 30}, grid: {topology.hops: [1, 8]}}
 """
+
 from __future__ import annotations
 
 import copy
@@ -31,15 +32,27 @@ from pathlib import Path
 from typing import Any
 
 from mantra.errors import InputError
-from mantra.lab.located_yaml import Located, load_located
-from mantra.spec import KeyPathError, load_spec, resolve_all
+from mantra.lab.located_yaml import Located
+from mantra.spec import KeyPathError, load_spec, resolve_all, set_dotted
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 TOP_KEYS = {"campaign", "title", "description", "base", "grid", "seeds", "metrics", "plots", "claims", "quick"}
 QUICK_KEYS = {"seeds", "set", "grid"}
 # Columns of the run index; a grid axis may not take one of these names.
-RESERVED = {"campaign", "key", "seed", "status", "build", "commit", "ns3_version", "sim_wall_s", "host",
-            "returncode", "stderr", "command"}
+RESERVED = {
+    "campaign",
+    "key",
+    "seed",
+    "status",
+    "build",
+    "commit",
+    "ns3_version",
+    "sim_wall_s",
+    "host",
+    "returncode",
+    "stderr",
+    "command",
+}
 
 
 @dataclass
@@ -92,14 +105,12 @@ class Job:
 
 
 def set_key(spec: dict[str, Any], dotted: str, value: Any) -> str | None:
-    """Sets a dotted key in place (every section above it must exist); returns why it
-    cannot, or None."""
+    """Sets a dotted key in place (every section above it must exist; spec.set_dotted);
+    returns why it cannot, or None."""
     try:
-        places = resolve_all(spec, dotted.split("."), create_sections=False)
+        set_dotted(spec, dotted.split("."), value, create_sections=False)
     except KeyPathError as e:
         return str(e)
-    for container, part in places:
-        container[part] = copy.deepcopy(value)
     return None
 
 
@@ -177,7 +188,11 @@ def _seeds(doc: Located, place: tuple[Any, ...], value: Any) -> list[int]:
         if value < 1:
             raise doc.error(place, "the count of seeds must be at least 1")
         return list(range(1, value + 1))
-    if isinstance(value, list) and value and all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in value):
+    if (
+        isinstance(value, list)
+        and value
+        and all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in value)
+    ):
         if len(set(value)) != len(value):
             raise doc.error(place, "repeated seed")
         return list(value)
@@ -223,16 +238,9 @@ def _apply_quick(doc: Located, camp: Campaign, quick: Any) -> None:
     camp.quick = True
 
 
-def load_campaign(path: str | Path, quick: bool = False) -> Campaign:
-    """Reads and checks a campaign file (plots and claims included)."""
-    return build_campaign(load_located(path), quick)
-
-
-def build_campaign(doc: Located, quick: bool = False) -> Campaign:
-    """A checked campaign from a loaded document (a file, or a results directory's copy)."""
-    from mantra.lab.claims import check_claims
-    from mantra.lab.plots import check_plots
-
+def parse_campaign(doc: Located, quick: bool = False) -> Campaign:
+    """The campaign of a loaded document, its grid, seeds and metrics checked; its plots
+    and claims are checked by lab.load, which knows them."""
     path = doc.path
     data = _mapping(doc, (), doc.data, "a campaign")
     for key in data:
@@ -270,14 +278,14 @@ def build_campaign(doc: Located, quick: bool = False) -> Campaign:
     )
     for axis in camp.axes:
         if axis.name in RESERVED or axis.name in camp.metrics:
-            raise doc.error(axis.place, "an axis may not share its name with a metric or an index column "
-                            f"({', '.join(sorted(RESERVED))})")
+            raise doc.error(
+                axis.place,
+                f"an axis may not share its name with a metric or an index column ({', '.join(sorted(RESERVED))})",
+            )
     if quick:
         if "quick" not in data:
             raise doc.error((), "--quick: the campaign has no 'quick' profile")
         _apply_quick(doc, camp, data["quick"])
-    check_plots(camp)
-    check_claims(camp)
     return camp
 
 
@@ -290,7 +298,7 @@ def points(camp: Campaign) -> list[tuple[dict[str, Any], dict[str, Any], dict[st
         sets: dict[str, Any] = {}
         origin: dict[str, tuple[Any, ...]] = {}
         setter: dict[str, str] = {}  # dotted key -> the axis that set it
-        for group, i in zip(camp.groups, choice):
+        for group, i in zip(camp.groups, choice, strict=True):
             for axis in group:
                 point[axis.name] = axis.labels[i]
                 for key, value in axis.overrides[i].items():

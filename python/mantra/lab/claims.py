@@ -19,6 +19,7 @@ seeds):
 Verdict: pass when the whole interval lies within the bounds, fail when it lies wholly
 outside, inconclusive when it straddles a bound or fewer than two seeds finished.
 """
+
 from __future__ import annotations
 
 import math
@@ -123,8 +124,20 @@ def evaluate(frame: pd.DataFrame, camp: Campaign) -> list[Verdict]:
         samples, estimate = _samples(frame, check)
         mean, half, n = t_interval(samples.to_numpy())
         bounds = _bounds(check)
-        out.append(Verdict(str(entry["claim"]), str(entry.get("source", "")), str(entry["paper"]), camp.name,
-                           estimate, mean, half, n, bounds, judge(mean, half, n, bounds)))
+        out.append(
+            Verdict(
+                str(entry["claim"]),
+                str(entry.get("source", "")),
+                str(entry["paper"]),
+                camp.name,
+                estimate,
+                mean,
+                half,
+                n,
+                bounds,
+                judge(mean, half, n, bounds),
+            )
+        )
     return out
 
 

@@ -1,5 +1,6 @@
 """YAML loading that remembers the line of every key, so campaign errors can say
 `file:line: key: what is wrong`."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -65,7 +66,8 @@ def load_located(path: str | Path) -> Located:
         node = loader.get_single_node()
         if node is None:
             raise InputError(f"{path}: empty file")
-        data = _construct(node, (), lines := {}, loader, path)
+        lines: dict[tuple[Any, ...], int] = {}
+        data = _construct(node, (), lines, loader, path)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark
         line = f":{mark.line + 1}" if mark is not None else ""

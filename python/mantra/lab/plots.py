@@ -16,22 +16,37 @@
 
 Every kind takes an optional `title` and `where` (axis -> value; all other axes averaged).
 """
+
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure as MplFigure
 
-from mantra.lab.analysis import (aggregate, check_axis, check_keys, check_metric, check_where,  # noqa: E402
-                                 format_interval, select, t_interval)
-from mantra.lab.campaign import Campaign  # noqa: E402
+from mantra.lab.analysis import (
+    aggregate,
+    check_axis,
+    check_keys,
+    check_metric,
+    check_where,
+    format_interval,
+    select,
+    t_interval,
+)
+from mantra.lab.campaign import Campaign
+
+# Reads one stored run's result by its key.
+ResultLoader = Callable[[str], dict[str, Any]]
 
 COMMON = {"kind", "title", "where"}
 KINDS: dict[str, tuple[set[str], set[str]]] = {
@@ -75,14 +90,14 @@ def check_plots(camp: Campaign) -> None:
             raise camp.doc.error(place + ("flow",), "the index of a flow of the base spec")
 
 
-def _png(fig: plt.Figure) -> bytes:
+def _png(fig: MplFigure) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     plt.close(fig)
     return buf.getvalue()
 
 
-def _axes(title: str, xlabel: str, ylabel: str) -> tuple[plt.Figure, plt.Axes]:
+def _axes(title: str, xlabel: str, ylabel: str) -> tuple[MplFigure, Axes]:
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     ax.set_title(title, fontsize=11)
     ax.set_xlabel(xlabel)
@@ -94,11 +109,12 @@ def _axes(title: str, xlabel: str, ylabel: str) -> tuple[plt.Figure, plt.Axes]:
 def _groups(rows: pd.DataFrame, series: str, order: list[Any]) -> list[tuple[Any, str, pd.DataFrame]]:
     """(label, colour, rows) per series value, in the axis's order, one colour per value
     across all plots of a campaign."""
-    return [(label, f"C{i}", rows[rows[series] == label]) for i, label in enumerate(order)
-            if (rows[series] == label).any()]
+    return [
+        (label, f"C{i}", rows[rows[series] == label]) for i, label in enumerate(order) if (rows[series] == label).any()
+    ]
 
 
-def _sweep(entry: dict[str, Any], rows: pd.DataFrame, load: Callable[[str], dict]) -> tuple[bytes, pd.DataFrame]:
+def _sweep(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple[bytes, pd.DataFrame]:
     metric, x, series = entry["metric"], entry["x"], entry.get("series", "series")
     if series not in rows.columns:  # no series axis: one line
         rows = rows.assign(**{series: "all runs"})
@@ -106,17 +122,20 @@ def _sweep(entry: dict[str, Any], rows: pd.DataFrame, load: Callable[[str], dict
     agg = aggregate(rows, metric, [series, x]).sort_values(x, kind="stable")
     fig, ax = _axes(entry["title"], x, metric)
     for label, color, group in _groups(agg, series, entry["order"]):
-        ax.errorbar(group[x], group["mean"], yerr=group["ci95"].fillna(0), marker="o", capsize=3, label=str(label),
-                    color=color)
+        ax.errorbar(
+            group[x], group["mean"], yerr=group["ci95"].fillna(0), marker="o", capsize=3, label=str(label), color=color
+        )
     ax.legend(title=series)
-    table = agg.assign(value=[format_interval(m, h, n) for m, h, n in zip(agg["mean"], agg["ci95"], agg["n"])])
+    table = agg.assign(
+        value=[format_interval(m, h, n) for m, h, n in zip(agg["mean"], agg["ci95"], agg["n"], strict=True)]
+    )
     wide = table.pivot(index=x, columns=series, values="value")[[o for o in entry["order"] if o in set(table[series])]]
     wide = wide.reset_index()
     wide.columns.name = None
     return _png(fig), wide
 
 
-def _timeseries(entry: dict[str, Any], rows: pd.DataFrame, load: Callable[[str], dict]) -> tuple[bytes, pd.DataFrame]:
+def _timeseries(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple[bytes, pd.DataFrame]:
     series, flow = entry["series"], entry.get("flow", 0)
     fig, ax = _axes(entry["title"], "time (s)", f"flow {flow} receive rate (kb/s)")
     table = []
@@ -125,29 +144,41 @@ def _timeseries(entry: dict[str, Any], rows: pd.DataFrame, load: Callable[[str],
         s = load(key)["flows"][flow]["series"]
         ax.plot(s["t"], s["rx_kbps"], label=str(label), linewidth=1.2, color=color)
         rx = np.asarray(s["rx_kbps"], dtype=float)
-        table.append({series: label, "run": key, "mean kb/s": f"{rx.mean():.1f}" if len(rx) else "no data",
-                      "std kb/s": f"{rx.std():.1f}" if len(rx) else "-"})
+        table.append(
+            {
+                series: label,
+                "run": key,
+                "mean kb/s": f"{rx.mean():.1f}" if len(rx) else "no data",
+                "std kb/s": f"{rx.std():.1f}" if len(rx) else "-",
+            }
+        )
     ax.legend(title=series)
     return _png(fig), pd.DataFrame(table)
 
 
-def _cdf(entry: dict[str, Any], rows: pd.DataFrame, load: Callable[[str], dict]) -> tuple[bytes, pd.DataFrame]:
+def _cdf(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple[bytes, pd.DataFrame]:
     series, flow = entry["series"], entry.get("flow", 0)
     fig, ax = _axes(entry["title"], f"flow {flow} one-way delay (ms)", "fraction of packets")
     table = []
     for label, color, group in _groups(rows, series, entry["order"]):
-        pooled = np.concatenate([np.asarray(load(k)["flows"][flow]["delay_cdf_ms"], dtype=float)
-                                 for k in group["key"]] or [np.empty(0)])
+        pooled = np.concatenate(
+            [np.asarray(load(k)["flows"][flow]["delay_cdf_ms"], dtype=float) for k in group["key"]] or [np.empty(0)]
+        )
         if pooled.size:
             ax.ecdf(pooled, label=str(label), color=color)
-        table.append({series: label, "runs": len(group),
-                      **{f"p{q} ms": f"{np.percentile(pooled, q):.1f}" if pooled.size else "no data" for q in (50, 95, 99)}})
+        table.append(
+            {
+                series: label,
+                "runs": len(group),
+                **{f"p{q} ms": f"{np.percentile(pooled, q):.1f}" if pooled.size else "no data" for q in (50, 95, 99)},
+            }
+        )
     ax.set_xscale("log")
     ax.legend(title=series)
     return _png(fig), pd.DataFrame(table)
 
 
-def _scatter(entry: dict[str, Any], rows: pd.DataFrame, load: Callable[[str], dict]) -> tuple[bytes, pd.DataFrame]:
+def _scatter(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple[bytes, pd.DataFrame]:
     x, y, series = entry["x"], entry["y"], entry["series"]
     fig, ax = _axes(entry["title"], f"{x} (reversed: lower is better)", y)
     table = []
@@ -155,8 +186,17 @@ def _scatter(entry: dict[str, Any], rows: pd.DataFrame, load: Callable[[str], di
         ax.scatter(group[x], group[y], color=color, alpha=0.25, s=14)
         mx, hx, nx = t_interval(group[x])
         my, hy, ny = t_interval(group[y])
-        ax.errorbar([mx], [my], xerr=[np.nan_to_num(hx)], yerr=[np.nan_to_num(hy)], color=color, marker="o",
-                    markersize=8, capsize=3, label=str(label))
+        ax.errorbar(
+            [mx],
+            [my],
+            xerr=[np.nan_to_num(hx)],
+            yerr=[np.nan_to_num(hy)],
+            color=color,
+            marker="o",
+            markersize=8,
+            capsize=3,
+            label=str(label),
+        )
         table.append({series: label, x: format_interval(mx, hx, nx), y: format_interval(my, hy, ny)})
     ax.invert_xaxis()
     ax.legend(title=series)
@@ -166,7 +206,7 @@ def _scatter(entry: dict[str, Any], rows: pd.DataFrame, load: Callable[[str], di
 DRAW = {"sweep": _sweep, "timeseries": _timeseries, "cdf": _cdf, "scatter": _scatter}
 
 
-def draw(camp: Campaign, frame: pd.DataFrame, load: Callable[[str], dict]) -> list[Figure]:
+def draw(camp: Campaign, frame: pd.DataFrame, load: ResultLoader) -> list[Figure]:
     """`frame`: the campaign's finished runs (analysis.campaign_frame); `load(key)` reads a
     run's full result."""
     figures = []

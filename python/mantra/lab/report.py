@@ -6,6 +6,7 @@ campaign its runs and provenance and each figure with the table of its numbers, 
 failed runs with the command that reproduces each. Plots are embedded PNGs (also written
 to DIR/plots/). A small script at the end counts the plots and tables the browser drew.
 """
+
 from __future__ import annotations
 
 import base64
@@ -21,8 +22,9 @@ import yaml
 
 from mantra.errors import InputError
 from mantra.lab.analysis import campaign_frame, format_interval
-from mantra.lab.campaign import Campaign, build_campaign
+from mantra.lab.campaign import Campaign
 from mantra.lab.claims import evaluate, format_bounds
+from mantra.lab.load import build_campaign
 from mantra.lab.located_yaml import Located
 from mantra.lab.plots import Figure, draw
 from mantra.lab.store import Store, write_atomic
@@ -80,24 +82,41 @@ def write_report(out: str | Path, title: str | None = None) -> Path:
             for i, fig in enumerate(draw(camp, done, store.result)):
                 (out / "plots" / f"{name}-{i + 1}-{fig.kind}.png").write_bytes(fig.png)
                 figures.append((fig, base64.b64encode(fig.png).decode(), _table_html(fig.table)))
-            provenance = {"commit": _distinct(rows["commit"]), "ns-3": _distinct(rows["ns3_version"]),
-                          "build": record["build"], "seeds": ", ".join(map(str, camp.seeds)),
-                          "hosts": _distinct(rows["host"].replace("", None))}
+            provenance = {
+                "commit": _distinct(rows["commit"]),
+                "ns-3": _distinct(rows["ns3_version"]),
+                "build": record["build"],
+                "seeds": ", ".join(map(str, camp.seeds)),
+                "hosts": _distinct(rows["host"].replace("", None)),
+            }
             sections.append(Section(camp, command, counts, provenance, figures))
             verdicts += [(v, command) for v in evaluate(done, camp)]
             for _, r in rows[rows["status"] == "failed"].iterrows():
                 point = {a.name: r[a.name] for a in camp.axes}
                 last = (str(r["stderr"]).strip().splitlines() or [""])[-1]
-                failed.append({"campaign": name, "point": point, "seed": r["seed"], "returncode": r["returncode"],
-                               "error": last, "command": r["command"]})
+                failed.append(
+                    {
+                        "campaign": name,
+                        "point": point,
+                        "seed": r["seed"],
+                        "returncode": r["returncode"],
+                        "error": last,
+                        "command": r["command"],
+                    }
+                )
         env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
         page = env.from_string(TEMPLATE.read_text()).render(
-            title=title or out.name, generated=time.strftime("%Y-%m-%d %H:%M"), sections=sections,
-            verdicts=verdicts, failed=failed, interval=format_interval, bounds=format_bounds,
-            figure_count=sum(len(s.figures) for s in sections))
+            title=title or out.name,
+            generated=time.strftime("%Y-%m-%d %H:%M"),
+            sections=sections,
+            verdicts=verdicts,
+            failed=failed,
+            interval=format_interval,
+            bounds=format_bounds,
+            figure_count=sum(len(s.figures) for s in sections),
+        )
         path = out / "report.html"
         write_atomic(path, page, store.tmp)
         return path
     finally:
         store.close()
-

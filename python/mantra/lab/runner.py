@@ -5,12 +5,12 @@ with a scheduler address, on a Dask distributed cluster through its concurrent.f
 executor. Either way workers only run mantra-sim and hand back its output; this process
 (the coordinator) is the only writer of the results directory.
 """
+
 from __future__ import annotations
 
 import json
 import os
 import shlex
-import subprocess
 import sys
 from concurrent.futures import Executor, Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -20,12 +20,12 @@ from typing import Any
 import yaml
 from tqdm import tqdm
 
-from mantra.errors import InputError
 from mantra import execute as execute_module
-from mantra.lab.campaign import Campaign, Job, expand, points
+from mantra.errors import InputError, SpecKeyError
 from mantra.execute import build_id, execute
+from mantra.lab.campaign import Campaign, Job, expand, points
 from mantra.lab.store import Store, run_key
-from mantra.simulator import ROOT, sim_binary
+from mantra.simulator import ROOT, sim_binary, sim_check
 from mantra.spec_check import check_spec
 
 
@@ -53,20 +53,17 @@ def check_specs(camp: Campaign, sim: Path) -> None:
     assert camp.doc is not None
     jobs = expand(camp)
     per_point = len(camp.seeds)
-    for (point, sets, origin), job in zip(points(camp), jobs[::per_point]):
+    for (point, sets, origin), job in zip(points(camp), jobs[::per_point], strict=True):
         try:
             check_spec(job.spec)  # first what JSON cannot carry (NaN, dates) and the ranges, as ./mantra sim does
-        except InputError as e:
-            message = str(e).removeprefix("spec: ")
-        else:
-            proc = subprocess.run([str(sim), "--check", "-"], input=json.dumps(job.spec), capture_output=True, text=True)
-            if proc.returncode == 0:
-                continue
-            message = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[0]
-            message = message.removeprefix("mantra-sim: -: ")
-        named = message.split(":")[0].replace("[", ".").replace("]", "")
+            refused = sim_check(sim, job.spec)
+        except SpecKeyError as e:
+            refused = e
+        if refused is None:
+            continue
+        named = refused.key.replace("[", ".").replace("]", "")  # flows[0].rate -> flows.0.rate
         place = next((origin[k] for k in sets if named == k or named.startswith(k + ".")), ("base",))
-        raise camp.doc.error(place, f"at grid point {point}: mantra-sim refuses the spec: {message}")
+        raise camp.doc.error(place, f"at grid point {point}: mantra-sim refuses the spec: {refused.text}")
 
 
 def reproduce_command(store: Store, key: str) -> str:
@@ -102,14 +99,19 @@ def make_executor(workers: int, scheduler: str | None) -> tuple[Executor, Any]:
         raise InputError("--scheduler needs dask distributed; run 'make setup'") from None
     cloudpickle.register_pickle_by_value(execute_module)  # see _run: workers need no mantra package
     try:
-        client = Client(scheduler, timeout=20)
+        client = Client(scheduler, timeout=20)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as e:
         raise InputError(f"--scheduler {scheduler}: cannot reach the Dask scheduler: {e}") from None
-    return client.get_executor(pure=False), client
+    return client.get_executor(pure=False), client  # type: ignore[no-untyped-call]
 
 
-def run_campaigns(campaigns: list[Campaign], out: Path, workers: int | None = None, scheduler: str | None = None,
-                  progress: bool = True) -> Tally:
+def run_campaigns(
+    campaigns: list[Campaign],
+    out: Path,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: bool = True,
+) -> Tally:
     """Runs what is missing of each campaign into `out`; returns what ran and failed."""
     sim = sim_binary()
     build = build_id(sim)
@@ -123,8 +125,11 @@ def run_campaigns(campaigns: list[Campaign], out: Path, workers: int | None = No
         for p in plans:
             store.set_jobs(p.campaign.name, [(k, j.point, j.seed) for k, j in p.jobs])
             store.save_campaign(p.campaign.name, campaign_record(p.campaign, build))
-            say(f"{p.campaign.name}: {len(p.jobs)} runs, {p.done} done, "
-                f"{f'{p.recovered} recovered, ' if p.recovered else ''}{len(p.to_run)} to run", progress)
+            say(
+                f"{p.campaign.name}: {len(p.jobs)} runs, {p.done} done, "
+                f"{f'{p.recovered} recovered, ' if p.recovered else ''}{len(p.to_run)} to run",
+                progress,
+            )
         todo = [(key, job) for p in plans for key, job in p.to_run]
         if todo:
             _run(todo, store, sim, build, workers or os.cpu_count() or 1, scheduler, progress, tally)
@@ -136,9 +141,14 @@ def run_campaigns(campaigns: list[Campaign], out: Path, workers: int | None = No
 def campaign_record(camp: Campaign, build: str) -> dict[str, Any]:
     """What a report needs to redraw the campaign as it ran."""
     assert camp.doc is not None
-    return {"name": camp.name, "source": _relative(camp.source), "quick": camp.quick, "build": build,
-            # YAML keeps what JSON would not: numeric labels of a labelled axis stay numbers.
-            "definition_yaml": yaml.safe_dump({**camp.doc.data, "base": camp.base_as_written}, sort_keys=False)}
+    return {
+        "name": camp.name,
+        "source": _relative(camp.source),
+        "quick": camp.quick,
+        "build": build,
+        # YAML keeps what JSON would not: numeric labels of a labelled axis stay numbers.
+        "definition_yaml": yaml.safe_dump({**camp.doc.data, "base": camp.base_as_written}, sort_keys=False),
+    }
 
 
 def _relative(path: Path) -> str:
@@ -146,17 +156,32 @@ def _relative(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
-def _run(todo: list[tuple[str, Job]], store: Store, sim: Path, build: str, workers: int, scheduler: str | None,
-         progress: bool, tally: Tally) -> None:
+def _run(
+    todo: list[tuple[str, Job]],
+    store: Store,
+    sim: Path,
+    build: str,
+    workers: int,
+    scheduler: str | None,
+    progress: bool,
+    tally: Tally,
+) -> None:
     executor, client = make_executor(workers, scheduler)
     tmp_root = str(store.tmp) if scheduler is None else None
     # Dask pickles a task with plain pickle when it can, which would name mantra.lab.execute
     # and make the scheduler and workers import mantra. A lambda cannot be pickled so, and
     # cloudpickle then ships it, and the module registered by value, whole.
     job_function = execute if client is None else (lambda *args: execute(*args))
-    futures: dict[Future, tuple[str, Job]] = {}
-    bar = tqdm(total=len(todo), unit="run", disable=not progress, file=sys.stderr, smoothing=0.1, dynamic_ncols=True,
-               mininterval=0.2 if sys.stderr.isatty() else 10)
+    futures: dict[Future[dict[str, Any]], tuple[str, Job]] = {}
+    bar = tqdm(
+        total=len(todo),
+        unit="run",
+        disable=not progress,
+        file=sys.stderr,
+        smoothing=0.1,
+        dynamic_ncols=True,
+        mininterval=0.2 if sys.stderr.isatty() else 10,
+    )
     try:
         for key, job in todo:
             store.write_spec(key, job.spec)
@@ -177,16 +202,20 @@ def _run(todo: list[tuple[str, Job]], store: Store, sim: Path, build: str, worke
             client.close()
 
 
-def _store_outcome(store: Store, key: str, job: Job, build: str, future: Future, tally: Tally) -> None:
+def _store_outcome(store: Store, key: str, job: Job, build: str, future: Future[dict[str, Any]], tally: Tally) -> None:
     command = reproduce_command(store, key)
     try:
         out = future.result()
     except Exception as e:  # a worker lost, or an error inside the executor
         out = {"returncode": -1, "stderr": f"the executor failed: {type(e).__name__}: {e}", "host": "", "build": build}
     if out.get("result") is not None and out["build"] != build:
-        out = {**out, "result": None, "returncode": -1,
-               "stderr": f"the worker's mantra-sim is build {out['build']}, not {build}; "
-               "rebuild it or point MANTRA_SIM at the same build"}
+        out = {
+            **out,
+            "result": None,
+            "returncode": -1,
+            "stderr": f"the worker's mantra-sim is build {out['build']}, not {build}; "
+            "rebuild it or point MANTRA_SIM at the same build",
+        }
     if out.get("result") is not None:  # finished (exit 0, or a teardown fault after the result: kept)
         store.record_ok(key, job.seed, build, out["result"], out["host"])
         tally.ran += 1

@@ -1,4 +1,5 @@
 """`mantra status`: per results directory and campaign, runs finished, failed, missing."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,7 +27,13 @@ def status_lines(dirs: list[Path]) -> list[str]:
         for name, record in records.items():
             rows = frame[frame["campaign"] == name]
             counts = {s: int((rows["status"] == s).sum()) for s in ("ok", "failed", "missing")}
-            stale = "" if current in (None, record["build"]) else "  (mantra-sim has been rebuilt since: a run will redo these)"
-            lines.append(f"  {name}{' (quick)' if record['quick'] else ''}: {len(rows)} runs, {counts['ok']} finished, "
-                         f"{counts['failed']} failed, {counts['missing']} missing{stale}")
+            stale = (
+                ""
+                if current in (None, record["build"])
+                else "  (mantra-sim has been rebuilt since: a run will redo these)"
+            )
+            lines.append(
+                f"  {name}{' (quick)' if record['quick'] else ''}: {len(rows)} runs, {counts['ok']} finished, "
+                f"{counts['failed']} failed, {counts['missing']} missing{stale}"
+            )
     return lines

@@ -15,6 +15,7 @@ files are written under tmp/ and renamed into place, the index commits one row p
 run, and a result file without its index row (a kill between the two) is re-indexed
 instead of re-run.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -25,7 +26,7 @@ import shutil
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pandas as pd
 
@@ -93,12 +94,12 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
-        self._lock_file = None
+        self._lock_file: IO[str] | None = None
 
     # -- the coordinator -------------------------------------------------------------
     def acquire(self) -> None:
         """Takes the directory for one coordinator and clears what a killed one left."""
-        self._lock_file = open(self.root / "lock", "w")
+        self._lock_file = open(self.root / "lock", "w")  # noqa: SIM115 (held open: the lock lives as long as it)
         try:
             fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -135,8 +136,10 @@ class Store:
         """The keys that answer a campaign's grid points and seeds, replacing earlier ones."""
         with self.db:
             self.db.execute("DELETE FROM jobs WHERE campaign = ?", (campaign,))
-            self.db.executemany("INSERT OR REPLACE INTO jobs VALUES (?, ?, ?, ?)",
-                                [(campaign, key, json.dumps(point), seed) for key, point, seed in jobs])
+            self.db.executemany(
+                "INSERT OR REPLACE INTO jobs VALUES (?, ?, ?, ?)",
+                [(campaign, key, json.dumps(point), seed) for key, point, seed in jobs],
+            )
 
     def save_campaign(self, name: str, record: dict[str, Any]) -> None:
         write_atomic(self.root / "campaigns" / f"{name}.json", json.dumps(record, indent=1), self.tmp)
@@ -151,8 +154,17 @@ class Store:
         with self.db:
             self.db.execute(
                 "INSERT OR REPLACE INTO runs VALUES (?, 'ok', ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, ?)",
-                (key, seed, build, prov.get("commit"), prov.get("ns3_version"), prov.get("wall_s"), host,
-                 json.dumps(scalars(result)), time.strftime("%Y-%m-%dT%H:%M:%S")),
+                (
+                    key,
+                    seed,
+                    build,
+                    prov.get("commit"),
+                    prov.get("ns3_version"),
+                    prov.get("wall_s"),
+                    host,
+                    json.dumps(scalars(result)),
+                    time.strftime("%Y-%m-%dT%H:%M:%S"),
+                ),
             )
 
     def recover(self, key: str, seed: int, build: str) -> bool:
@@ -167,7 +179,9 @@ class Store:
         self._index_ok(key, seed, build, result, "")
         return True
 
-    def record_failed(self, key: str, seed: int, build: str, returncode: int, stderr: str, command: str, host: str) -> None:
+    def record_failed(
+        self, key: str, seed: int, build: str, returncode: int, stderr: str, command: str, host: str
+    ) -> None:
         with self.db:
             self.db.execute(
                 "INSERT OR REPLACE INTO runs VALUES (?, 'failed', ?, ?, NULL, NULL, NULL, ?, NULL, ?, ?, ?, ?)",
@@ -184,19 +198,33 @@ class Store:
         rows = self.db.execute(
             "SELECT j.campaign, j.key, j.point, j.seed, r.status, r.build, r.commit_id, r.ns3_version,"
             " r.sim_wall_s, r.host, r.metrics, r.returncode, r.stderr, r.command"
-            " FROM jobs j LEFT JOIN runs r ON r.key = j.key ORDER BY j.rowid").fetchall()
+            " FROM jobs j LEFT JOIN runs r ON r.key = j.key ORDER BY j.rowid"
+        ).fetchall()
         records = []
-        for (campaign, key, point, seed, status, build, commit, ns3, wall, host, metrics, rc, stderr, command) in rows:
-            records.append({
-                "campaign": campaign, "key": key, "seed": seed, **json.loads(point),
-                "status": status or "missing", "build": build, "commit": commit, "ns3_version": ns3,
-                "sim_wall_s": wall, "host": host, "returncode": rc, "stderr": stderr, "command": command,
-                **(json.loads(metrics) if metrics else {}),
-            })
+        for campaign, key, point, seed, status, build, commit, ns3, wall, host, metrics, rc, stderr, command in rows:
+            records.append(
+                {
+                    "campaign": campaign,
+                    "key": key,
+                    "seed": seed,
+                    **json.loads(point),
+                    "status": status or "missing",
+                    "build": build,
+                    "commit": commit,
+                    "ns3_version": ns3,
+                    "sim_wall_s": wall,
+                    "host": host,
+                    "returncode": rc,
+                    "stderr": stderr,
+                    "command": command,
+                    **(json.loads(metrics) if metrics else {}),
+                }
+            )
         return pd.DataFrame.from_records(records)
 
     def result(self, key: str) -> dict[str, Any]:
-        return json.loads(self.result_path(key).read_text())
+        result: dict[str, Any] = json.loads(self.result_path(key).read_text())
+        return result
 
     def close(self) -> None:
         self.db.close()

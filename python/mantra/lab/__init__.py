@@ -1,0 +1,1 @@
+"""The lab: campaigns, the runner, the result store, analysis, claims, plots and reports."""

@@ -97,6 +97,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_diff(args: argparse.Namespace) -> int:
+    from mantra.lab.diff import diff_stores, format_diff
+
+    d = diff_stores(Path(args.old), Path(args.new))
+    print(format_diff(d))
+    return 1 if d.differ else 0
+
+
 def reproducible() -> list[str]:
     """What `reproduce` can run: the folders of campaigns/ that hold campaigns."""
     return sorted(p.name for p in (ROOT / "campaigns").iterdir() if p.is_dir() and any(p.glob("*.yaml")))
@@ -150,6 +158,11 @@ def parser() -> argparse.ArgumentParser:
     report.add_argument("dir", metavar="DIR")
     report.add_argument("--title", help="the page's title (default: the directory's name)")
     report.set_defaults(func=cmd_report)
+
+    diff = sub.add_parser("diff", help="compare two results directories run by run (same spec and seed: same result?)")
+    diff.add_argument("old", metavar="DIR")
+    diff.add_argument("new", metavar="DIR")
+    diff.set_defaults(func=cmd_diff)
 
     reproduce = sub.add_parser("reproduce", help="run a paper's campaigns (campaigns/PAPER/) and write the report")
     reproduce.add_argument(

@@ -6,33 +6,14 @@
 #include <ns3/udp-socket-factory.h>
 
 #include "loss_oracle.h"
+#include "measurement_tag.h"
 
 namespace mantra::sim {
 namespace {
 
 mantra::Time now() { return mantra::Time::from_us(ns3::Simulator::Now().GetMicroSeconds()); }
 
-}  // namespace
-
-ns3::TypeId MeasurementTag::GetTypeId() {
-  static ns3::TypeId tid = ns3::TypeId("mantra::MeasurementTag").SetParent<ns3::Tag>().AddConstructor<MeasurementTag>();
-  return tid;
-}
-ns3::TypeId MeasurementTag::GetInstanceTypeId() const { return GetTypeId(); }
-void MeasurementTag::Serialize(ns3::TagBuffer buf) const {
-  buf.WriteU64(static_cast<uint64_t>(sent_ns));
-  buf.WriteU32(flow);
-  buf.WriteU64(static_cast<uint64_t>(seq));
-}
-void MeasurementTag::Deserialize(ns3::TagBuffer buf) {
-  sent_ns = static_cast<int64_t>(buf.ReadU64());
-  flow = buf.ReadU32();
-  seq = static_cast<int64_t>(buf.ReadU64());
-}
-void MeasurementTag::Print(std::ostream& os) const {
-  os << "sent_ns=" << sent_ns << " flow=" << flow << " seq=" << seq;
-}
-
+// An endpoint's datagram counters, then its protocol-specific values.
 std::vector<std::pair<std::string, double>> endpoint_diagnostics(const mantra::Endpoint& endpoint) {
   const mantra::EndpointStats s = endpoint.stats();
   std::vector<std::pair<std::string, double>> d = {{"datagrams_sent", static_cast<double>(s.datagrams_sent)},
@@ -42,10 +23,7 @@ std::vector<std::pair<std::string, double>> endpoint_diagnostics(const mantra::E
   return d;
 }
 
-std::vector<mantra::LossVerdict> take_loss_verdicts(mantra::Endpoint& endpoint) {
-  auto* receiver = dynamic_cast<mantra::Receiver*>(&endpoint);
-  return receiver ? receiver->take_loss_verdicts() : std::vector<mantra::LossVerdict>{};
-}
+}  // namespace
 
 EndpointApp::EndpointApp(std::unique_ptr<mantra::Endpoint> endpoint, Role role, uint16_t port, ns3::Ipv4Address peer,
                          FlowMetrics* metrics, uint32_t flow, LossOracle* oracle)
@@ -58,6 +36,20 @@ EndpointApp::EndpointApp(std::unique_ptr<mantra::Endpoint> endpoint, Role role, 
       metrics_(metrics),
       flow_(flow),
       oracle_(oracle) {}
+
+void EndpointApp::report(FlowMetrics& metrics, nlohmann::json& extra) {
+  if (role_ == Role::kSender) {
+    metrics.set_diagnostics("sender", endpoint_diagnostics(*endpoint_));
+    return;
+  }
+  metrics.set_diagnostics("receiver", endpoint_diagnostics(*endpoint_));
+  extra["loss_causes"] = oracle_->drop_causes(flow_);
+  auto* receiver = dynamic_cast<mantra::Receiver*>(endpoint_.get());
+  const auto verdicts = receiver ? receiver->take_loss_verdicts() : std::vector<mantra::LossVerdict>{};
+  if (!verdicts.empty() || (receiver && receiver->identifies_loss_causes())) {
+    extra["detection"] = score_detection(verdicts, *oracle_, flow_);
+  }
+}
 
 void EndpointApp::StartApplication() {
   socket_ = ns3::Socket::CreateSocket(GetNode(), ns3::UdpSocketFactory::GetTypeId());

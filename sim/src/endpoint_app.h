@@ -11,10 +11,10 @@
 #include <ns3/event-id.h>
 #include <ns3/ipv4-address.h>
 #include <ns3/socket.h>
-#include <ns3/tag.h>
 
 #include <memory>
 
+#include "flow_app.h"
 #include "flow_metrics.h"
 #include "mantra/endpoint.h"
 
@@ -22,31 +22,7 @@ namespace mantra::sim {
 
 class LossOracle;
 
-// Send time, flow and sequence number of a mantra data packet, for the
-// receiving app's metrics and the loss oracle; only data packets carry it,
-// so its presence marks data.
-class MeasurementTag : public ns3::Tag {
- public:
-  static ns3::TypeId GetTypeId();
-  ns3::TypeId GetInstanceTypeId() const override;
-  uint32_t GetSerializedSize() const override { return 20; }
-  void Serialize(ns3::TagBuffer buf) const override;
-  void Deserialize(ns3::TagBuffer buf) override;
-  void Print(std::ostream& os) const override;
-
-  int64_t sent_ns = 0;
-  uint32_t flow = 0;  // index of the flow in the run spec
-  int64_t seq = -1;   // the protocol's data sequence number; -1: none
-};
-
-// An endpoint's datagram counters, then its protocol-specific values.
-std::vector<std::pair<std::string, double>> endpoint_diagnostics(const mantra::Endpoint& endpoint);
-
-// Loss verdicts a receiver gave since the last call (none for a sender or a
-// receiver that does not identify causes).
-std::vector<mantra::LossVerdict> take_loss_verdicts(mantra::Endpoint& endpoint);
-
-class EndpointApp : public ns3::Application {
+class EndpointApp : public FlowApp {
  public:
   enum class Role { kSender, kReceiver };
 
@@ -54,6 +30,9 @@ class EndpointApp : public ns3::Application {
               FlowMetrics* metrics, uint32_t flow, LossOracle* oracle);
   const mantra::Endpoint& endpoint() const { return *endpoint_; }
   mantra::Endpoint& endpoint() { return *endpoint_; }
+  // The endpoint's diagnostics; a receiver adds the flow's loss causes (the
+  // loss oracle's) and, when it identifies causes, the score of its verdicts.
+  void report(FlowMetrics& metrics, nlohmann::json& extra) override;
 
  private:
   void StartApplication() override;

@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-#include "endpoint_app.h"
+#include "measurement_tag.h"
 
 namespace mantra::sim {
 namespace {

@@ -36,7 +36,8 @@
 namespace {
 
 int usage(const std::string& why) {
-  std::cerr << "mantra-sim: " << why << "\nusage: mantra-sim [--check [--json]] SPEC.json [--out RESULT.json] | --version\n";
+  std::cerr << "mantra-sim: " << why
+            << "\nusage: mantra-sim [--check [--json]] SPEC.json [--out RESULT.json] | --version\n";
   return 2;
 }
 

@@ -7,7 +7,8 @@
 #include <chrono>
 #include <memory>
 
-#include "endpoint_app.h"
+#include "flow_apps.h"
+#include "flow_kinds.h"
 #include "flow_metrics.h"
 #include "latp_agents.h"
 #include "loss_oracle.h"
@@ -15,7 +16,6 @@
 #include "mantra_version.h"
 #include "random_pairs.h"
 #include "scenario.h"
-#include "tcp_flow.h"
 
 namespace mantra::sim {
 namespace {
@@ -23,41 +23,27 @@ namespace {
 struct FlowRuntime {
   std::unique_ptr<FlowMetrics> metrics;
   std::unique_ptr<SegmentClock> clock;
-  ns3::Ptr<EndpointApp> sender, receiver;
-  ns3::Ptr<TcpSourceApp> tcp_source;
+  ns3::Ptr<FlowApp> sender, receiver;
+  bool elastic = true;
 };
 
 FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint32_t index, LossOracle& oracle) {
-  const uint16_t port = flow_port(index);
   FlowRuntime rt;
   rt.metrics = std::make_unique<FlowMetrics>(f, spec.interval_s, spec.smoothness_window_s, spec.measure_from_s,
                                              spec.measure_to_s);
-  ns3::Ptr<ns3::Node> src = s.nodes.Get(f.src), dst = s.nodes.Get(f.dst);
-  ns3::Ptr<ns3::Application> source, sink;
-  if (f.protocol == "tcp") {
-    rt.clock = std::make_unique<SegmentClock>();
-    rt.tcp_source = ns3::CreateObject<TcpSourceApp>(s.addresses[f.dst], port, f, rt.metrics.get(), rt.clock.get());
-    source = rt.tcp_source;
-    sink = ns3::CreateObject<TcpSinkApp>(port, f, rt.metrics.get(), rt.clock.get());
-  } else {
-    // The spec parser already built these endpoints once.
-    auto sender = mantra::make_sender(f.protocol, f.sender_params());
-    auto receiver = mantra::make_receiver(f.protocol, f.receiver_params);
-    if (!sender.endpoint) throw std::runtime_error("flow endpoints: " + sender.error);
-    if (!receiver.endpoint) throw std::runtime_error("flow endpoints: " + receiver.error);
-    rt.sender = ns3::CreateObject<EndpointApp>(std::move(sender.endpoint), EndpointApp::Role::kSender, port,
-                                               s.addresses[f.dst], rt.metrics.get(), index, &oracle);
-    rt.receiver = ns3::CreateObject<EndpointApp>(std::move(receiver.endpoint), EndpointApp::Role::kReceiver, port,
-                                                 ns3::Ipv4Address(), rt.metrics.get(), index, &oracle);
-    source = rt.sender;
-    sink = rt.receiver;
-  }
-  src->AddApplication(source);
-  dst->AddApplication(sink);
-  source->SetStartTime(ns3::Seconds(f.start_s));
-  source->SetStopTime(ns3::Seconds(f.stop_s));
-  sink->SetStartTime(ns3::Seconds(0));
-  sink->SetStopTime(ns3::Seconds(spec.duration_s));
+  rt.clock = std::make_unique<SegmentClock>();
+  const FlowKind& sender_kind = *find_flow_kind(f.protocol);  // the spec parser checked both names
+  const FlowKind& receiver_kind = f.receiver.empty() ? sender_kind : *find_flow_kind(f.receiver);
+  rt.elastic = sender_kind.elastic;
+  const FlowContext context{f, index, flow_port(index), s.addresses[f.dst], rt.metrics.get(), &oracle, rt.clock.get()};
+  rt.sender = make_sender_app(sender_kind, context);
+  rt.receiver = make_receiver_app(receiver_kind, context);
+  s.nodes.Get(f.src)->AddApplication(rt.sender);
+  s.nodes.Get(f.dst)->AddApplication(rt.receiver);
+  rt.sender->SetStartTime(ns3::Seconds(f.start_s));
+  rt.sender->SetStopTime(ns3::Seconds(f.stop_s));
+  rt.receiver->SetStartTime(ns3::Seconds(0));
+  rt.receiver->SetStopTime(ns3::Seconds(spec.duration_s));
   return rt;
 }
 
@@ -122,17 +108,12 @@ nlohmann::json run_simulation(const Spec& spec) {
   std::vector<nlohmann::json> elastic_summaries;
   for (uint32_t i = 0; i < flows.size(); ++i) {
     FlowRuntime& rt = flows[i];
-    if (rt.sender) rt.metrics->set_diagnostics("sender", endpoint_diagnostics(rt.sender->endpoint()));
-    if (rt.receiver) rt.metrics->set_diagnostics("receiver", endpoint_diagnostics(rt.receiver->endpoint()));
-    if (rt.tcp_source) rt.metrics->set_diagnostics("sender", {{"gave_up", rt.tcp_source->gave_up() ? 1.0 : 0.0}});
+    nlohmann::json extra = nlohmann::json::object();
+    rt.sender->report(*rt.metrics, extra);
+    rt.receiver->report(*rt.metrics, extra);
     nlohmann::json summary = rt.metrics->summary();
-    if (rt.receiver) {  // core flows: packets are followed by sequence number
-      summary["loss_causes"] = oracle.drop_causes(i);
-      const auto verdicts = take_loss_verdicts(rt.receiver->endpoint());
-      if (!verdicts.empty() || rt.metrics->flow().protocol == "adtfrc")
-        summary["detection"] = score_detection(verdicts, oracle, i);
-    }
-    if (rt.metrics->flow().protocol != "cbr") {
+    summary.update(extra);
+    if (rt.elastic) {
       elastic.push_back(rt.metrics->throughput_kbps());
       elastic_summaries.push_back(summary);
     }

@@ -189,14 +189,7 @@ void count_route_drops(Scenario& s) {
 void build_scenario(const Spec& spec, Scenario& s) {
   RngSeedManager::SetSeed(1);
   RngSeedManager::SetRun(spec.seed);
-  int segment_bytes = 1000, max_window = 20;
-  for (const auto& f : spec.flows) {
-    if (f.protocol == "tcp") {
-      segment_bytes = f.packet_size;
-      max_window = f.max_window;
-    }
-  }
-  configure_tcp_defaults(segment_bytes, max_window);
+  configure_tcp_defaults();
   s.nodes.Create(static_cast<uint32_t>(spec.topology.node_count()));
   s.drops.ifq_per_node.assign(s.nodes.GetN(), 0);
   place_nodes(spec, s.nodes);

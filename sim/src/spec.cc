@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "flow_kinds.h"
 #include "latp/node_agent.h"
 #include "mantra/registry.h"
 #include "message_text.h"
@@ -181,18 +182,30 @@ mantra::Params core_params(const json& v, const std::string& where) {
 FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
   const std::string where = at("flows", index);
   check_keys(v, where,
-             {"protocol", "src", "dst", "min_hops", "start", "stop", "packet_size", "rate", "max_window",
+             {"protocol", "receiver", "src", "dst", "min_hops", "start", "stop", "packet_size", "rate", "max_window",
               "receive_buffer", "params", "receiver_params"});
   FlowSpec f;
   const json& proto = required(v, where, "protocol");
   if (!proto.is_string()) throw SpecError(where + ".protocol", "must be a protocol name");
   f.protocol = proto.get<std::string>();
-  const auto known = mantra::protocol_names();
-  if (f.protocol != "tcp" && std::find(known.begin(), known.end(), f.protocol) == known.end()) {
-    std::string list = "tcp";
-    for (const auto& n : known) list += ", " + n;
+  const FlowKind* kind = find_flow_kind(f.protocol);
+  if (!kind) {
     throw SpecError(where + ".protocol",
-                    "unknown protocol '" + one_line(f.protocol, kShown) + "' (known: " + list + ")");
+                    "unknown protocol '" + one_line(f.protocol, kShown) + "' (known: " + flow_kind_names() + ")");
+  }
+  if (v.contains("receiver")) {
+    const json& r = v["receiver"];
+    if (!r.is_string()) throw SpecError(where + ".receiver", "must be a protocol name");
+    f.receiver = r.get<std::string>();
+    const FlowKind* receiver = find_flow_kind(f.receiver);
+    if (!receiver) {
+      throw SpecError(where + ".receiver",
+                      "unknown protocol '" + one_line(f.receiver, kShown) + "' (known: " + flow_kind_names() + ")");
+    }
+    if (!can_pair(*kind, *receiver)) {
+      throw SpecError(where + ".receiver",
+                      "a " + receiver->name + " receiver cannot serve a " + kind->name + " sender");
+    }
   }
   const json& src = required(v, where, "src");
   const json& dst = required(v, where, "dst");
@@ -225,25 +238,25 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
   if (f.stop_s <= f.start_s) throw SpecError(where + ".stop", "must be after start");
   if (f.stop_s > spec.duration_s) throw SpecError(where + ".stop", "must not be after the run's duration");
   if (v.contains("packet_size")) f.packet_size = small_integer(v["packet_size"], where + ".packet_size", kPacketSize);
-  if (f.protocol == "cbr") {
+  if (kind->takes_rate) {
     f.rate_bps = rate(required(v, where, "rate"), where + ".rate");
   } else if (v.contains("rate")) {
-    throw SpecError(where + ".rate", "only cbr flows take a rate");
+    throw SpecError(where + ".rate", "only fixed-rate flows (cbr) take a rate");
   }
   if (v.contains("max_window")) {
-    if (f.protocol != "tcp") throw SpecError(where + ".max_window", "only tcp flows take a max_window");
+    if (!kind->tcp()) throw SpecError(where + ".max_window", "only tcp flows take a max_window");
     f.max_window = small_integer(v["max_window"], where + ".max_window", kMaxWindow);
   }
   if (v.contains("receive_buffer")) {
-    if (f.protocol != "tcp") throw SpecError(where + ".receive_buffer", "only tcp flows take a receive_buffer");
+    if (!kind->tcp()) throw SpecError(where + ".receive_buffer", "only tcp flows take a receive_buffer");
     f.receive_buffer = small_integer(v["receive_buffer"], where + ".receive_buffer", kMaxWindow);
   }
   for (const char* key : {"params", "receiver_params"}) {
     if (!v.contains(key)) continue;
-    if (f.protocol == "tcp") throw SpecError(where + "." + key, "tcp flows take no core parameters");
+    if (kind->tcp()) throw SpecError(where + "." + key, "tcp flows take no core parameters");
     (std::string(key) == "params" ? f.params : f.receiver_params) = core_params(v[key], where + "." + key);
   }
-  if (f.protocol != "tcp") {  // the core checks its own parameters
+  if (!kind->tcp()) {  // the core checks its own parameters
     const auto sender = mantra::make_sender(f.protocol, f.sender_params());
     if (!sender.endpoint) throw SpecError(where + ".params", sender.error);
     const auto receiver = mantra::make_receiver(f.protocol, f.receiver_params);
@@ -335,7 +348,7 @@ json read_spec_json(std::string_view text) {
 mantra::Params FlowSpec::sender_params() const {
   mantra::Params p = params;
   p["packet_size"] = packet_size;
-  if (protocol == "cbr") p["rate_bps"] = static_cast<double>(rate_bps);
+  if (find_flow_kind(protocol)->takes_rate) p["rate_bps"] = static_cast<double>(rate_bps);
   return p;
 }
 
@@ -426,14 +439,6 @@ Spec parse_spec(const json& j) {
   double samples = 0;
   for (size_t i = 0; i < flows.size(); ++i) {
     FlowSpec f = parse_flow(flows[i], i, s, nodes);
-    for (const auto& other : s.flows) {
-      if (f.protocol == "tcp" && other.protocol == "tcp" && other.packet_size != f.packet_size) {
-        throw SpecError(at("flows", i) + ".packet_size", "all tcp flows of a run share one packet size");
-      }
-      if (f.protocol == "tcp" && other.protocol == "tcp" && other.max_window != f.max_window) {
-        throw SpecError(at("flows", i) + ".max_window", "all tcp flows of a run share one max_window");
-      }
-    }
     samples += std::ceil((f.stop_s - f.start_s) / s.interval_s);
     s.flows.push_back(f);
   }

@@ -74,15 +74,16 @@ struct MobilitySpec {
 };
 
 struct FlowSpec {
-  std::string protocol;  // a core protocol (tfrc, cbr, ...) or tcp
+  std::string protocol;  // the sender's flow kind (flow_kinds.h): a core protocol (tfrc, cbr, ...) or a TCP variant
+  std::string receiver;  // the receiver's flow kind; empty: the sender kind's own
   int src = 0, dst = 0;  // -1 for both: a random pair, drawn when the network is built
   int min_hops = 0;      // random pair: at least this many hops apart at t = 0
   bool random_pair() const { return src < 0; }
   double start_s = 0, stop_s = 0;
   int packet_size = 1000;
   int64_t rate_bps = 0;            // cbr
-  int max_window = 20;             // tcp, packets (ns-2 window_)
-  int receive_buffer = 0;          // tcp, packets of the sink's receive buffer; 0: ns-3's default (128 KiB)
+  int max_window = 20;             // TCP kinds, packets (ns-2 window_)
+  int receive_buffer = 0;          // TCP kinds, packets of the sink's receive buffer; 0: ns-3's default (128 KiB)
   mantra::Params params;           // passed to the core sender (with packet_size, rate)
   mantra::Params receiver_params;  // passed to the core receiver
   mantra::Params sender_params() const;

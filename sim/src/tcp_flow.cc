@@ -3,46 +3,31 @@
 #include <ns3/core-module.h>
 #include <ns3/inet-socket-address.h>
 #include <ns3/tcp-congestion-ops.h>
+#include <ns3/tcp-recovery-ops.h>
 #include <ns3/tcp-socket-factory.h>
 
-namespace ns3 {
-
-// NewReno whose window never exceeds MaxWindow segments: ns-2's window_,
-// applied at the sender as ns-2 does (min(cwnd, window_)).
-class TcpNs2NewReno : public TcpNewReno {
- public:
-  static TypeId GetTypeId() {
-    static TypeId tid =
-        TypeId("ns3::TcpNs2NewReno")
-            .SetParent<TcpNewReno>()
-            .AddConstructor<TcpNs2NewReno>()
-            .AddAttribute("MaxWindow", "Largest congestion window, in segments (ns-2 window_)", UintegerValue(20),
-                          MakeUintegerAccessor(&TcpNs2NewReno::m_maxWindow), MakeUintegerChecker<uint32_t>(1));
-    return tid;
-  }
-  TcpNs2NewReno() = default;
-  TcpNs2NewReno(const TcpNs2NewReno& o) : TcpNewReno(o), m_maxWindow(o.m_maxWindow) {}
-  std::string GetName() const override { return "TcpNs2NewReno"; }
-  Ptr<TcpCongestionOps> Fork() override { return CopyObject<TcpNs2NewReno>(this); }
-  void IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override {
-    TcpNewReno::IncreaseWindow(tcb, segmentsAcked);
-    tcb->m_cWnd = std::min<uint32_t>(tcb->m_cWnd, m_maxWindow * tcb->m_segmentSize);
-  }
-
- private:
-  uint32_t m_maxWindow = 20;
-};
-
-}  // namespace ns3
+#include "tcp_window_cap.h"
 
 namespace mantra::sim {
 
-void configure_tcp_defaults(int segment_bytes, int max_window) {
+namespace {
+
+// What varies per flow: the segment size, the congestion control with ns-2's
+// window cap, and the recovery (classic: ns-2's; ns-3's default is PRR).
+void configure_flow_socket(ns3::Ptr<ns3::Socket> socket, const FlowSpec& flow, const std::string& congestion_type) {
   using namespace ns3;
-  Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(segment_bytes));
-  Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNs2NewReno::GetTypeId()));
-  Config::SetDefault("ns3::TcpNs2NewReno::MaxWindow", UintegerValue(max_window));
-  Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TypeId::LookupByName("ns3::TcpClassicRecovery")));
+  auto tcp = DynamicCast<TcpSocketBase>(socket);
+  tcp->SetAttribute("SegmentSize", UintegerValue(static_cast<uint32_t>(flow.packet_size)));
+  ObjectFactory congestion(congestion_type);
+  tcp->SetCongestionControlAlgorithm(
+      CreateObject<TcpWindowCap>(congestion.Create<TcpCongestionOps>(), static_cast<uint32_t>(flow.max_window)));
+  tcp->SetRecoveryAlgorithm(CreateObject<TcpClassicRecovery>());
+}
+
+}  // namespace
+
+void configure_tcp_defaults() {
+  using namespace ns3;
   Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(false));
   Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
   // ns-2's agents have no window scaling (its window is 16 bits of segments
@@ -56,13 +41,22 @@ void configure_tcp_defaults(int segment_bytes, int max_window) {
   Config::SetDefault("ns3::TcpSocket::ConnCount", UintegerValue(1000));
 }
 
-TcpSourceApp::TcpSourceApp(ns3::Ipv4Address peer, uint16_t port, const FlowSpec& flow, FlowMetrics* metrics,
-                           SegmentClock* clock)
-    : peer_(peer), port_(port), flow_(flow), metrics_(metrics), clock_(clock) {}
+TcpSourceApp::TcpSourceApp(const FlowContext& context, std::string congestion_type)
+    : peer_(context.destination),
+      port_(context.port),
+      flow_(context.flow),
+      metrics_(context.metrics),
+      clock_(context.clock),
+      congestion_type_(std::move(congestion_type)) {}
+
+void TcpSourceApp::report(FlowMetrics& metrics, nlohmann::json&) {
+  metrics.set_diagnostics("sender", {{"gave_up", gave_up_ ? 1.0 : 0.0}});
+}
 
 void TcpSourceApp::StartApplication() {
   using namespace ns3;
   socket_ = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+  configure_flow_socket(socket_, flow_, congestion_type_);
   socket_->TraceConnectWithoutContext("Tx", MakeCallback(&TcpSourceApp::OnTx, this));
   socket_->Bind();
   socket_->Connect(InetSocketAddress(peer_, port_));
@@ -93,13 +87,16 @@ void TcpSourceApp::OnTx(ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h, 
   metrics_->on_sent(ns3::Simulator::Now().GetSeconds(), p->GetSize());
 }
 
-TcpSinkApp::TcpSinkApp(uint16_t port, const FlowSpec& flow, FlowMetrics* metrics, SegmentClock* clock)
-    : port_(port), flow_(flow), metrics_(metrics), clock_(clock) {}
+TcpSinkApp::TcpSinkApp(const FlowContext& context)
+    : port_(context.port), flow_(context.flow), metrics_(context.metrics), clock_(context.clock) {}
 
 void TcpSinkApp::StartApplication() {
   using namespace ns3;
   listener_ = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-  if (flow_.receive_buffer > 0) {  // accepted sockets are forks of the listener and keep its buffer
+  // Accepted sockets are forks of the listener: they keep its segment size
+  // and buffer. The sink's congestion control never acts (it sends no data).
+  configure_flow_socket(listener_, flow_, "ns3::TcpNewReno");
+  if (flow_.receive_buffer > 0) {
     listener_->SetAttribute("RcvBufSize",
                             UintegerValue(static_cast<uint32_t>(flow_.receive_buffer * flow_.packet_size)));
   }

@@ -1,8 +1,11 @@
-// A TCP flow: ns-3's NewReno with ns-2-like settings (no SACK, no
-// timestamps, no window scaling, one ACK per segment, initial window 1,
-// 200 ms minimum RTO, no abort after six retries, the window capped at
-// `max_window` segments as ns-2's window_), a greedy source and a sink whose
-// receive buffer is `receive_buffer` segments when given.
+// A TCP flow: one of ns-3's congestion controls (the flow kind's: NewReno,
+// Vegas, ...) on sockets of its own, with the flow's segment size
+// (`packet_size`), its window capped at `max_window` segments (ns-2's
+// window_, TcpWindowCap) and classic (RFC 6582) recovery; every TCP socket
+// of the run has ns-2-like settings (no SACK, no timestamps, no window
+// scaling, one ACK per segment, initial window 1, 200 ms minimum RTO, no
+// abort after six retries). A greedy source, and a sink whose receive buffer
+// is `receive_buffer` segments when given.
 //
 // Measurement: every data segment the source's TCP transmits (retransmissions
 // included) counts as sent; every data segment reaching the sink's TCP counts
@@ -16,26 +19,24 @@
 #include <ns3/tcp-header.h>
 #include <ns3/tcp-socket-base.h>
 
-#include <map>
+#include <string>
+#include <vector>
 
+#include "flow_app.h"
 #include "flow_metrics.h"
 
 namespace mantra::sim {
 
-// ns-2-like TCP defaults for every TCP socket of the run. All TCP flows of a
-// run share one segment size and one max_window (ns-3 sets both per run).
-void configure_tcp_defaults(int segment_bytes, int max_window);
+// ns-2-like TCP defaults for every TCP socket of the run.
+void configure_tcp_defaults();
 
-// Latest transmission time of each sequence number, shared by source and sink.
-struct SegmentClock {
-  std::map<uint32_t, int64_t> sent_ns;
-};
-
-class TcpSourceApp : public ns3::Application {
+class TcpSourceApp : public FlowApp {
  public:
-  TcpSourceApp(ns3::Ipv4Address peer, uint16_t port, const FlowSpec& flow, FlowMetrics* metrics, SegmentClock* clock);
+  // `congestion_type`: the ns-3 TypeId name of the congestion control.
+  TcpSourceApp(const FlowContext& context, std::string congestion_type);
   // True when ns-3 closed the connection on an error (retries exhausted).
   bool gave_up() const { return gave_up_; }
+  void report(FlowMetrics& metrics, nlohmann::json& extra) override;
 
  private:
   void StartApplication() override;
@@ -49,13 +50,15 @@ class TcpSourceApp : public ns3::Application {
   FlowSpec flow_;
   FlowMetrics* metrics_;
   SegmentClock* clock_;
+  std::string congestion_type_;
   ns3::Ptr<ns3::Socket> socket_;
   bool gave_up_ = false;
 };
 
-class TcpSinkApp : public ns3::Application {
+class TcpSinkApp : public FlowApp {
  public:
-  TcpSinkApp(uint16_t port, const FlowSpec& flow, FlowMetrics* metrics, SegmentClock* clock);
+  explicit TcpSinkApp(const FlowContext& context);
+  void report(FlowMetrics&, nlohmann::json&) override {}  // the flow's metrics say it all
 
  private:
   void StartApplication() override;

@@ -69,7 +69,9 @@ TEST(Spec, EachBadInputNamesItsKey) {
       {[](json& j) { j["flows"][0]["start"] = -1; }, "flows[0].start: -1 is out of range (0 .. 1000000 s)"},
       {[](json& j) { j["flows"][0]["dst"] = 0; }, "flows[0].dst: must differ from src"},
       {[](json& j) { j["flows"][0]["dst"] = 9; }, "flows[0].dst: node 9 out of range (nodes 0..4)"},
-      {[](json& j) { j["flows"][0]["protocol"] = "vegas"; }, "flows[0].protocol: unknown protocol 'vegas'"},
+      {[](json& j) { j["flows"][0]["protocol"] = "dccp"; }, "flows[0].protocol: unknown protocol 'dccp'"},
+      {[](json& j) { j["flows"][0]["receiver"] = "newreno"; },
+       "flows[0].receiver: a newreno receiver cannot serve a tfrc sender"},
       {[](json& j) { j["radio"] = "ns2-80211g"; }, "radio.preset: unknown preset 'ns2-80211g'"},
       {[](json& j) { j["topology"]["spacing"] = "far"; }, "topology.spacing: must be a number"},
       {[](json& j) {

@@ -90,6 +90,9 @@ class Sender : public Endpoint {
 // The media sink side: receives data, sends feedback.
 class Receiver : public Endpoint {
  public:
+  // Whether this receiver identifies why its packets were lost (then a
+  // driver scores its verdicts, even when it gave none).
+  virtual bool identifies_loss_causes() const { return false; }
   // Verdicts given since the last call (none for protocols that do not
   // identify loss causes).
   virtual std::vector<LossVerdict> take_loss_verdicts() { return {}; }

@@ -52,6 +52,7 @@ class AdtfrcReceiver : public tfrc::TfrcReceiver {
 
   void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override;
   EndpointStats stats() const override;
+  bool identifies_loss_causes() const override { return true; }
   std::vector<LossVerdict> take_loss_verdicts() override;
 
   // The state the driving rule identified at the latest data packet.

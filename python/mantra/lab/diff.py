@@ -1,0 +1,85 @@
+"""Two result stores compared run by run: the runs of the same spec and seed, their results
+equal apart from provenance (commit, wall time), or where they differ.
+
+    ./mantra diff results/before results/after
+
+Runs pair by their spec (which holds the seed); a run in one store only is listed apart. A
+result differs when any value other than `provenance.commit` and `provenance.wall_s` does,
+numbers compared exactly: the same spec and seed must give the same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mantra.lab.store import Store
+
+IGNORED = {("provenance", "commit"), ("provenance", "wall_s")}
+
+
+@dataclass
+class StoreDiff:
+    same: int = 0
+    differ: list[tuple[str, list[str]]] = field(default_factory=list)  # (spec, first differing keys)
+    only_old: list[str] = field(default_factory=list)
+    only_new: list[str] = field(default_factory=list)
+
+
+def _results(root: Path) -> dict[str, dict[str, Any]]:
+    """The finished runs of a store, by their spec as canonical JSON."""
+    store = Store(root, create=False)
+    try:
+        out = {}
+        for key in store.frame().query("status == 'ok'")["key"]:
+            result = store.result(key)
+            out[json.dumps(result["spec"], sort_keys=True)] = result
+        return out
+    finally:
+        store.close()
+
+
+def differences(old: Any, new: Any, path: tuple[str, ...] = ()) -> list[str]:
+    """The dotted keys where two results differ (a list index as a part)."""
+    if path in IGNORED:
+        return []
+    if isinstance(old, dict) and isinstance(new, dict):
+        out = []
+        for k in sorted(set(old) | set(new)):
+            if k not in old or k not in new:
+                out.append(".".join((*path, k)))
+            else:
+                out += differences(old[k], new[k], (*path, k))
+        return out
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [d for i, (a, b) in enumerate(zip(old, new, strict=True)) for d in differences(a, b, (*path, str(i)))]
+    return [] if old == new and type(old) is type(new) else [".".join(path) or "(the result)"]
+
+
+def diff_stores(old_root: Path, new_root: Path) -> StoreDiff:
+    old, new = _results(old_root), _results(new_root)
+    d = StoreDiff()
+    for spec in sorted(old.keys() & new.keys()):
+        keys = differences(old[spec], new[spec])
+        if keys:
+            d.differ.append((spec, keys))
+        else:
+            d.same += 1
+    d.only_old = sorted(old.keys() - new.keys())
+    d.only_new = sorted(new.keys() - old.keys())
+    return d
+
+
+def format_diff(d: StoreDiff, limit: int = 20) -> str:
+    lines = [
+        f"{d.same} runs identical, {len(d.differ)} differ, "
+        f"{len(d.only_old)} only in the first store, {len(d.only_new)} only in the second"
+    ]
+    for spec, keys in d.differ[:limit]:
+        shown = ", ".join(keys[:8]) + (f" and {len(keys) - 8} more" if len(keys) > 8 else "")
+        lines.append(f"differ: {shown}\n  spec: {spec}")
+    if len(d.differ) > limit:
+        lines.append(f"... and {len(d.differ) - limit} more runs that differ")
+    return "\n".join(lines)

@@ -1,0 +1,40 @@
+#include "flow_apps.h"
+
+#include <ns3/object.h>
+
+#include <stdexcept>
+
+#include "endpoint_app.h"
+#include "mantra/registry.h"
+#include "tcp_flow.h"
+
+namespace mantra::sim {
+namespace {
+
+ns3::Ptr<FlowApp> core_app(const FlowKind& kind, const FlowContext& c, EndpointApp::Role role) {
+  // The spec parser already built both endpoints once: their parameters hold.
+  if (role == EndpointApp::Role::kSender) {
+    auto made = mantra::make_sender(kind.name, c.flow.sender_params());
+    if (!made.endpoint) throw std::runtime_error("flow endpoints: " + made.error);
+    return ns3::CreateObject<EndpointApp>(std::move(made.endpoint), role, c.port, c.destination, c.metrics, c.index,
+                                          c.oracle);
+  }
+  auto made = mantra::make_receiver(kind.name, c.flow.receiver_params);
+  if (!made.endpoint) throw std::runtime_error("flow endpoints: " + made.error);
+  return ns3::CreateObject<EndpointApp>(std::move(made.endpoint), role, c.port, ns3::Ipv4Address(), c.metrics, c.index,
+                                        c.oracle);
+}
+
+}  // namespace
+
+ns3::Ptr<FlowApp> make_sender_app(const FlowKind& kind, const FlowContext& context) {
+  if (kind.tcp()) return ns3::CreateObject<TcpSourceApp>(context, kind.tcp_congestion_type);
+  return core_app(kind, context, EndpointApp::Role::kSender);
+}
+
+ns3::Ptr<FlowApp> make_receiver_app(const FlowKind& kind, const FlowContext& context) {
+  if (kind.tcp()) return ns3::CreateObject<TcpSinkApp>(context);
+  return core_app(kind, context, EndpointApp::Role::kReceiver);
+}
+
+}  // namespace mantra::sim

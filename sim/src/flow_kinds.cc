@@ -1,0 +1,62 @@
+#include "flow_kinds.h"
+
+#include <vector>
+
+#include "mantra/registry.h"
+
+namespace mantra::sim {
+namespace {
+
+// Every core protocol of the registry is a kind of its own name; cbr has a
+// fixed rate and does not adapt. Then the TCP variants, each one of ns-3's
+// congestion controls under ns-2-like settings (tcp_flow.h).
+std::vector<FlowKind> make_kinds() {
+  std::vector<FlowKind> kinds;
+  for (const std::string& name : mantra::protocol_names()) {
+    FlowKind k;
+    k.name = name;
+    k.takes_rate = name == "cbr";
+    k.elastic = !k.takes_rate;
+    kinds.push_back(k);
+  }
+  const auto tcp_kind = [](std::string name, std::string congestion_type) {
+    FlowKind k;
+    k.name = std::move(name);
+    k.transport = Transport::kTcp;
+    k.tcp_congestion_type = std::move(congestion_type);
+    return k;
+  };
+  kinds.push_back(tcp_kind("newreno", "ns3::TcpNewReno"));  // RFC 6582, ns-2's Newreno agent
+  kinds.push_back(tcp_kind("vegas", "ns3::TcpVegas"));      // Brakmo & Peterson, alpha 2, beta 4, gamma 1
+  FlowKind tcp = tcp_kind("tcp", "");
+  tcp.alias_of = "newreno";  // the name of the specs written before the variants
+  kinds.push_back(tcp);
+  return kinds;
+}
+
+const std::vector<FlowKind>& kinds() {
+  static const std::vector<FlowKind> list = make_kinds();
+  return list;
+}
+
+}  // namespace
+
+const FlowKind* find_flow_kind(std::string_view name) {
+  for (const FlowKind& k : kinds()) {
+    if (k.name == name) return k.alias_of.empty() ? &k : find_flow_kind(k.alias_of);
+  }
+  return nullptr;
+}
+
+bool can_pair(const FlowKind& sender, const FlowKind& receiver) {
+  if (sender.transport != receiver.transport) return false;
+  return sender.tcp() || sender.name == receiver.name;
+}
+
+std::string flow_kind_names() {
+  std::string out;
+  for (const FlowKind& k : kinds()) out += (out.empty() ? "" : ", ") + k.name;
+  return out;
+}
+
+}  // namespace mantra::sim

@@ -33,5 +33,15 @@ TEST(Cbr, ReceiverCountsValidPacketsOnly) {
   EXPECT_EQ(r.stats().datagrams_rejected, 1);
 }
 
+TEST(Cbr, AsksForTheEcnCodepointItIsGiven) {
+  CbrConfig c;
+  EXPECT_EQ(CbrSender::parse({{"rate_bps", 1e5}, {"ecn", 2}}, c), "");
+  EXPECT_EQ(c.ecn, Ecn::kEct0);
+  auto d = CbrSender(c).poll_transmit(Time::zero());
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->ecn, Ecn::kEct0);
+  EXPECT_EQ(CbrSender::parse({{"rate_bps", 1e5}, {"ecn", 3}}, c), "ecn must be 0 (Not-ECT), 1 (ECT(1)) or 2 (ECT(0))");
+}
+
 }  // namespace
 }  // namespace mantra::cbr

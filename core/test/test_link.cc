@@ -27,6 +27,11 @@ void TestLink::send_forward(size_t flow, Datagram d) {
     ++c.random_drops;
     return;
   }
+  const bool ecn_capable = d.ecn == Ecn::kEct0 || d.ecn == Ecn::kEct1;
+  if (config_.ce_mark > 0 && ecn_capable && uniform_(rng_) < config_.ce_mark) {
+    d.ecn = Ecn::kCe;
+    ++c.ce_marked;
+  }
   in_flight_.push({link_free_ + config_.delay, flow, true, std::move(d), order_++});
 }
 

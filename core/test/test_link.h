@@ -2,7 +2,7 @@
 // ns-3: flows share one forward bottleneck (delay, bandwidth, drop-tail queue,
 // Bernoulli loss) and one reverse path for feedback.
 //
-//   sender_i ──► [drop-tail queue] ──bandwidth, delay, loss──► receiver_i
+//   sender_i ──► [drop-tail queue] ──bandwidth, delay, loss, CE marks──► receiver_i
 //   sender_i ◄──────────── reverse: delay, loss ──────────────── receiver_i
 //
 // The event loop follows the endpoint contract: deliver packets that are
@@ -28,6 +28,10 @@ struct LinkConfig {
   int queue_packets = 50;
   double loss = 0.0;  // forward, per packet
   double reverse_loss = 0.0;
+  // Forward, per ECN-capable packet (ECT(0) or ECT(1)): the probability that
+  // the link marks it CE instead of passing it as sent (RFC 3168 §5; a
+  // Not-ECT packet is never marked).
+  double ce_mark = 0.0;
   uint64_t seed = 1;
 };
 
@@ -37,6 +41,7 @@ struct FlowCounters {
   int64_t bytes_delivered = 0;
   int64_t queue_drops = 0;
   int64_t random_drops = 0;
+  int64_t ce_marked = 0;
 };
 
 class TestLink {

@@ -57,6 +57,8 @@ struct EndpointStats {
   int64_t datagrams_received = 0;
   int64_t bytes_received = 0;
   int64_t datagrams_rejected = 0;  // failed to decode
+  int64_t ect_received = 0;        // accepted datagrams that came ECN-capable, ECT(0) or ECT(1)
+  int64_t ce_received = 0;         // accepted datagrams that came marked CE (congestion experienced)
   // Protocol diagnostics, e.g. {"rate_bps", ...}, {"loss_event_rate", ...}.
   std::vector<std::pair<std::string, double>> diagnostics;
 
@@ -64,9 +66,11 @@ struct EndpointStats {
     ++datagrams_sent;
     bytes_sent += static_cast<int64_t>(bytes);
   }
-  void count_received(size_t bytes) {
+  void count_received(size_t bytes, Ecn ecn = Ecn::kNotEct) {
     ++datagrams_received;
     bytes_received += static_cast<int64_t>(bytes);
+    if (ecn == Ecn::kEct0 || ecn == Ecn::kEct1) ++ect_received;
+    if (ecn == Ecn::kCe) ++ce_received;
   }
 };
 

@@ -27,6 +27,9 @@ std::string CbrSender::parse(const Params& params, CbrConfig& out) {
   r.require(r.has("rate_bps"), "cbr needs a rate");
   out.rate = Rate::bps(static_cast<int64_t>(r.get("rate_bps", 0)));
   r.require(out.rate > Rate::zero(), "cbr rate must be positive");
+  const double ecn = r.get("ecn", 0);
+  r.require(ecn == 0 || ecn == 1 || ecn == 2, "ecn must be 0 (Not-ECT), 1 (ECT(1)) or 2 (ECT(0))");
+  out.ecn = static_cast<Ecn>(static_cast<uint8_t>(ecn == 1 || ecn == 2 ? ecn : 0));
   r.require(out.packet_bytes >= static_cast<int64_t>(kHeaderBytes) && out.packet_bytes <= 65507,
             "packet_size must be between 16 and 65507 bytes");
   return r.finish();
@@ -40,6 +43,7 @@ std::optional<Datagram> CbrSender::poll_transmit(Time now) {
   if (auto due = poll_timeout(); !due || now < *due) return std::nullopt;
   Datagram d;
   d.seq = next_seq_;
+  d.ecn = config_.ecn;
   Writer w(d.bytes);
   w.u8(static_cast<uint8_t>(PacketType::kCbrData));
   w.u8(0);
@@ -57,12 +61,12 @@ std::optional<Time> CbrSender::poll_timeout() const {
   return start_ + (Bytes(config_.packet_bytes) / config_.rate) * static_cast<int64_t>(next_seq_);
 }
 
-void CbrReceiver::handle_datagram(Time, std::span<const uint8_t> bytes, Ecn) {
+void CbrReceiver::handle_datagram(Time, std::span<const uint8_t> bytes, Ecn ecn) {
   if (!decode(bytes)) {
     ++stats_.datagrams_rejected;
     return;
   }
-  stats_.count_received(bytes.size());
+  stats_.count_received(bytes.size(), ecn);
 }
 
 }  // namespace mantra::cbr

@@ -1,7 +1,8 @@
 // Constant bit rate source and sink: the papers' UDP cross traffic.
 //
 // The sender emits one packet of `packet_size` bytes every packet_size/rate,
-// with no feedback and no reaction to loss. The sink only counts.
+// with no feedback and no reaction to loss, each with the ECN codepoint
+// asked for (none by default). The sink only counts, ECN marks included.
 //
 // Data packet, 16 bytes + zero filler up to the packet size:
 //   +---------------+---------------+-------------------------------+
@@ -33,6 +34,7 @@ DecodeResult<CbrHeader> decode(std::span<const uint8_t> bytes);
 struct CbrConfig {
   int64_t packet_bytes = 1000;
   Rate rate = Rate::zero();  // required: no sensible default rate
+  Ecn ecn = Ecn::kNotEct;    // the codepoint every packet asks for (`ecn`: 0 Not-ECT, 1 ECT(1), 2 ECT(0))
 };
 
 class CbrSender : public Sender {

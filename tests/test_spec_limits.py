@@ -137,8 +137,8 @@ CASES = [
         spec(flows=[{"protocol": "x" * 10_000_000, "src": 0, "dst": 4}]),
         "spec.json",
         [],
-        "mantra: spec: flows[0].protocol: unknown protocol '" + "x" * 60 + "...' (known: tcp, tfrc, adtfrc, latp, cbr)",
-        "flows[0].protocol: unknown protocol '" + "x" * 60 + "...' (known: tcp, tfrc, adtfrc, latp, cbr)",
+        "mantra: spec: flows[0].protocol: unknown protocol '" + "x" * 60 + "...' (known: tfrc, adtfrc, latp, cbr, newreno, vegas, tcp)",
+        "flows[0].protocol: unknown protocol '" + "x" * 60 + "...' (known: tfrc, adtfrc, latp, cbr, newreno, vegas, tcp)",
     ),
     (
         "unicode-line-separator-key",

@@ -179,29 +179,25 @@ mantra::Params core_params(const json& v, const std::string& where) {
   return out;
 }
 
+// A flow kind's name at `key`, kept in `name`; its kind (never null).
+const FlowKind* flow_kind(const json& v, const std::string& key, std::string& name) {
+  if (!v.is_string()) throw SpecError(key, "must be a protocol name");
+  name = v.get<std::string>();
+  const FlowKind* kind = find_flow_kind(name);
+  if (!kind)
+    throw SpecError(key, "unknown protocol '" + one_line(name, kShown) + "' (known: " + flow_kind_names() + ")");
+  return kind;
+}
+
 FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
   const std::string where = at("flows", index);
   check_keys(v, where,
              {"protocol", "receiver", "src", "dst", "min_hops", "start", "stop", "packet_size", "rate", "max_window",
               "receive_buffer", "params", "receiver_params"});
   FlowSpec f;
-  const json& proto = required(v, where, "protocol");
-  if (!proto.is_string()) throw SpecError(where + ".protocol", "must be a protocol name");
-  f.protocol = proto.get<std::string>();
-  const FlowKind* kind = find_flow_kind(f.protocol);
-  if (!kind) {
-    throw SpecError(where + ".protocol",
-                    "unknown protocol '" + one_line(f.protocol, kShown) + "' (known: " + flow_kind_names() + ")");
-  }
+  const FlowKind* kind = flow_kind(required(v, where, "protocol"), where + ".protocol", f.protocol);
   if (v.contains("receiver")) {
-    const json& r = v["receiver"];
-    if (!r.is_string()) throw SpecError(where + ".receiver", "must be a protocol name");
-    f.receiver = r.get<std::string>();
-    const FlowKind* receiver = find_flow_kind(f.receiver);
-    if (!receiver) {
-      throw SpecError(where + ".receiver",
-                      "unknown protocol '" + one_line(f.receiver, kShown) + "' (known: " + flow_kind_names() + ")");
-    }
+    const FlowKind* receiver = flow_kind(v["receiver"], where + ".receiver", f.receiver);
     if (!can_pair(*kind, *receiver)) {
       throw SpecError(where + ".receiver",
                       "a " + receiver->name + " receiver cannot serve a " + kind->name + " sender");

@@ -27,6 +27,9 @@ MANET = dict(
 )
 
 
+KNOWN_KINDS = "(known: tfrc, adtfrc, latp, cbr, newreno, vegas, tcp)"  # sim/src/flow_kinds.cc, in order
+
+
 def spec(**changes):
     out = json.loads(json.dumps(BASE))
     out.update(changes)
@@ -137,8 +140,8 @@ CASES = [
         spec(flows=[{"protocol": "x" * 10_000_000, "src": 0, "dst": 4}]),
         "spec.json",
         [],
-        "mantra: spec: flows[0].protocol: unknown protocol '" + "x" * 60 + "...' (known: tfrc, adtfrc, latp, cbr, newreno, vegas, tcp)",
-        "flows[0].protocol: unknown protocol '" + "x" * 60 + "...' (known: tfrc, adtfrc, latp, cbr, newreno, vegas, tcp)",
+        "mantra: spec: flows[0].protocol: unknown protocol '" + "x" * 60 + "...' " + KNOWN_KINDS,
+        "flows[0].protocol: unknown protocol '" + "x" * 60 + "...' " + KNOWN_KINDS,
     ),
     (
         "unicode-line-separator-key",

@@ -47,5 +47,10 @@ TEST(Registry, ParametersReachTheEndpoint) {
   EXPECT_EQ(d->bytes.size(), 500u);
 }
 
+TEST(Registry, OnlyCbrSendsAtAGivenRate) {
+  for (const std::string& name : protocol_names()) EXPECT_EQ(is_fixed_rate(name), name == "cbr") << name;
+  EXPECT_FALSE(is_fixed_rate("dccp"));
+}
+
 }  // namespace
 }  // namespace mantra

@@ -30,7 +30,7 @@ struct FlowContext {
   ns3::Ipv4Address destination;    // the receiver's address
   FlowMetrics* metrics = nullptr;  // the flow's one measurement, fed by both sides
   LossOracle* oracle = nullptr;
-  SegmentClock* clock = nullptr;
+  SegmentClock* clock = nullptr;  // TCP flows only
 };
 
 class FlowApp : public ns3::Application {

@@ -7,15 +7,15 @@
 namespace mantra::sim {
 namespace {
 
-// Every core protocol of the registry is a kind of its own name; cbr has a
-// fixed rate and does not adapt. Then the TCP variants, each one of ns-3's
+// Every core protocol of the registry is a kind of its own name; a
+// fixed-rate one (cbr) takes a `rate` and does not count as elastic. Then the TCP variants, each one of ns-3's
 // congestion controls under ns-2-like settings (tcp_flow.h).
 std::vector<FlowKind> make_kinds() {
   std::vector<FlowKind> kinds;
   for (const std::string& name : mantra::protocol_names()) {
     FlowKind k;
     k.name = name;
-    k.takes_rate = name == "cbr";
+    k.takes_rate = mantra::is_fixed_rate(name);
     k.elastic = !k.takes_rate;
     kinds.push_back(k);
   }

@@ -31,8 +31,8 @@ FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint32
   FlowRuntime rt;
   rt.metrics = std::make_unique<FlowMetrics>(f, spec.interval_s, spec.smoothness_window_s, spec.measure_from_s,
                                              spec.measure_to_s);
-  rt.clock = std::make_unique<SegmentClock>();
   const FlowKind& sender_kind = *find_flow_kind(f.protocol);  // the spec parser checked both names
+  if (sender_kind.tcp()) rt.clock = std::make_unique<SegmentClock>();
   const FlowKind& receiver_kind = f.receiver.empty() ? sender_kind : *find_flow_kind(f.receiver);
   rt.elastic = sender_kind.elastic;
   const FlowContext context{f, index, flow_port(index), s.addresses[f.dst], rt.metrics.get(), &oracle, rt.clock.get()};

@@ -87,15 +87,19 @@ void TcpSourceApp::OnTx(ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h, 
   metrics_->on_sent(ns3::Simulator::Now().GetSeconds(), p->GetSize());
 }
 
-TcpSinkApp::TcpSinkApp(const FlowContext& context)
-    : port_(context.port), flow_(context.flow), metrics_(context.metrics), clock_(context.clock) {}
+TcpSinkApp::TcpSinkApp(const FlowContext& context, std::string congestion_type)
+    : port_(context.port),
+      flow_(context.flow),
+      metrics_(context.metrics),
+      clock_(context.clock),
+      congestion_type_(std::move(congestion_type)) {}
 
 void TcpSinkApp::StartApplication() {
   using namespace ns3;
   listener_ = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
   // Accepted sockets are forks of the listener: they keep its segment size
-  // and buffer. The sink's congestion control never acts (it sends no data).
-  configure_flow_socket(listener_, flow_, "ns3::TcpNewReno");
+  // and buffer.
+  configure_flow_socket(listener_, flow_, congestion_type_);
   if (flow_.receive_buffer > 0) {
     listener_->SetAttribute("RcvBufSize",
                             UintegerValue(static_cast<uint32_t>(flow_.receive_buffer * flow_.packet_size)));

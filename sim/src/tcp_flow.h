@@ -57,7 +57,8 @@ class TcpSourceApp : public FlowApp {
 
 class TcpSinkApp : public FlowApp {
  public:
-  explicit TcpSinkApp(const FlowContext& context);
+  // `congestion_type`: the receiver kind's; a sink sends no data, so it never acts.
+  TcpSinkApp(const FlowContext& context, std::string congestion_type);
   void report(FlowMetrics&, nlohmann::json&) override {}  // the flow's metrics say it all
 
  private:
@@ -71,6 +72,7 @@ class TcpSinkApp : public FlowApp {
   FlowSpec flow_;
   FlowMetrics* metrics_;
   SegmentClock* clock_;
+  std::string congestion_type_;
   ns3::Ptr<ns3::Socket> listener_;
   std::vector<ns3::Ptr<ns3::Socket>> accepted_;
 };

@@ -66,7 +66,7 @@ struct EndpointStats {
     ++datagrams_sent;
     bytes_sent += static_cast<int64_t>(bytes);
   }
-  void count_received(size_t bytes, Ecn ecn = Ecn::kNotEct) {
+  void count_received(size_t bytes, Ecn ecn) {
     ++datagrams_received;
     bytes_received += static_cast<int64_t>(bytes);
     if (ecn == Ecn::kEct0 || ecn == Ecn::kEct1) ++ect_received;

@@ -25,6 +25,10 @@ struct Made {
 Made<Sender> make_sender(std::string_view protocol, const Params& params);
 Made<Receiver> make_receiver(std::string_view protocol, const Params& params);
 
+// Whether a registered protocol sends at a rate it is given (its `rate_bps`
+// parameter, required) instead of adapting one: cbr.
+bool is_fixed_rate(std::string_view protocol);
+
 // Names of all registered protocols, in registration order.
 std::vector<std::string> protocol_names();
 

@@ -29,7 +29,7 @@ std::string CbrSender::parse(const Params& params, CbrConfig& out) {
   r.require(out.rate > Rate::zero(), "cbr rate must be positive");
   const double ecn = r.get("ecn", 0);
   r.require(ecn == 0 || ecn == 1 || ecn == 2, "ecn must be 0 (Not-ECT), 1 (ECT(1)) or 2 (ECT(0))");
-  out.ecn = static_cast<Ecn>(static_cast<uint8_t>(ecn == 1 || ecn == 2 ? ecn : 0));
+  out.ecn = ecn == 1 ? Ecn::kEct1 : ecn == 2 ? Ecn::kEct0 : Ecn::kNotEct;
   r.require(out.packet_bytes >= static_cast<int64_t>(kHeaderBytes) && out.packet_bytes <= 65507,
             "packet_size must be between 16 and 65507 bytes");
   return r.finish();

@@ -19,6 +19,7 @@ struct ProtocolEntry {
   std::string name;
   std::function<Made<Sender>(const Params&)> sender;
   std::function<Made<Receiver>(const Params&)> receiver;
+  bool fixed_rate = false;  // sends at a rate it is given (`rate_bps`), adapting to nothing
 };
 
 // Builds an endpoint of type E from a config C parsed by P.
@@ -54,7 +55,8 @@ const std::vector<ProtocolEntry>& protocols() {
          std::string error = ParamReader(p).finish();  // the sink takes no parameters
          if (!error.empty()) return {nullptr, error};
          return {std::make_unique<cbr::CbrReceiver>(), {}};
-       }},
+       },
+       true},
   };
   return list;
 }
@@ -78,6 +80,11 @@ Made<Receiver> make_receiver(std::string_view protocol, const Params& params) {
   const ProtocolEntry* e = find(protocol);
   if (!e) return {nullptr, "unknown protocol '" + std::string(protocol) + "'"};
   return e->receiver(params);
+}
+
+bool is_fixed_rate(std::string_view protocol) {
+  const ProtocolEntry* e = find(protocol);
+  return e && e->fixed_rate;
 }
 
 std::vector<std::string> protocol_names() {

@@ -34,7 +34,7 @@ std::string LatpReceiver::parse(const Params& params, ReceiverConfig& out) {
   return r.finish();
 }
 
-void LatpReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn) {
+void LatpReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) {
   const auto h = decode_data(bytes);
   if (!h || (ports_ && *ports_ != std::make_pair(h->src_port, h->dst_port))) {
     ++stats_.datagrams_rejected;
@@ -42,7 +42,7 @@ void LatpReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
   }
   const bool first = !ports_;
   ports_ = std::make_pair(h->src_port, h->dst_port);
-  stats_.count_received(bytes.size());
+  stats_.count_received(bytes.size(), ecn);
 
   const int64_t seq = extend_seq(h->seq, detector_.highest_seq());
   const auto arrival = detector_.on_packet(static_cast<uint32_t>(seq), now);

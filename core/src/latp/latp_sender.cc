@@ -57,13 +57,13 @@ void LatpSender::decrease(Time now) {
   set_rate(now, rate_Bps_ * (1.0 - config_.decrease_fraction));
 }
 
-void LatpSender::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn) {
+void LatpSender::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) {
   const auto f = decode_feedback(bytes);
   if (!f || f->src_port != config_.dst_port || f->dst_port != config_.src_port) {
     ++stats_.datagrams_rejected;
     return;
   }
-  stats_.count_received(bytes.size());
+  stats_.count_received(bytes.size(), ecn);
   const int64_t sample_ms =
       ((now.us() / 1000 - f->timestamp_echo_ms - f->elapsed_ms) % kTimestampSpanMs + kTimestampSpanMs) %
       kTimestampSpanMs;

@@ -39,7 +39,7 @@ void TfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
     ++stats_.datagrams_rejected;
     return;
   }
-  stats_.count_received(bytes.size());
+  stats_.count_received(bytes.size(), ecn);
   const bool first = stats_.datagrams_received == 1;
   data_since_feedback_ = true;
   last_timestamp_ = data->timestamp;

@@ -163,13 +163,13 @@ void TfrcSender::restart_nofeedback_timer(Time now) {
   nofeedback_deadline_ = now + nofeedback_interval();
 }
 
-void TfrcSender::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn /*ecn*/) {
+void TfrcSender::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) {
   auto fb = decode_feedback(bytes);
   if (!fb || !started_) {
     ++stats_.datagrams_rejected;
     return;
   }
-  stats_.count_received(bytes.size());
+  stats_.count_received(bytes.size(), ecn);
   on_feedback(now, *fb);
 }
 

@@ -100,7 +100,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     from mantra.lab.diff import diff_stores, format_diff
 
-    d = diff_stores(Path(args.old), Path(args.new))
+    d = diff_stores(Path(args.old), Path(args.new), args.ignore)
     print(format_diff(d))
     return 1 if d.differ else 0
 
@@ -162,6 +162,13 @@ def parser() -> argparse.ArgumentParser:
     diff = sub.add_parser("diff", help="compare two results directories run by run (same spec and seed: same result?)")
     diff.add_argument("old", metavar="DIR")
     diff.add_argument("new", metavar="DIR")
+    diff.add_argument(
+        "--ignore",
+        metavar="KEY",
+        action="append",
+        default=[],
+        help="a dotted result key to leave out, `*` for any one part (an intended difference); repeatable",
+    )
     diff.set_defaults(func=cmd_diff)
 
     reproduce = sub.add_parser("reproduce", help="run a paper's campaigns (campaigns/PAPER/) and write the report")

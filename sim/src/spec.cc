@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <utility>
 
 #include "flow_kinds.h"
 #include "latp/node_agent.h"
@@ -251,6 +252,13 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
     if (!v.contains(key)) continue;
     if (kind->tcp()) throw SpecError(where + "." + key, "tcp flows take no core parameters");
     (std::string(key) == "params" ? f.params : f.receiver_params) = core_params(v[key], where + "." + key);
+  }
+  // One place sets each: the flow's own keys, never a copy in params.
+  for (const auto& [param, flow_key] : {std::pair{"packet_size", "packet_size"}, std::pair{"rate_bps", "rate"}}) {
+    if (f.params.count(param)) {
+      throw SpecError(where + ".params." + param,
+                      std::string("set by the flow's key '") + flow_key + "', not in params");
+    }
   }
   if (!kind->tcp()) {  // the core checks its own parameters
     const auto sender = mantra::make_sender(f.protocol, f.sender_params());

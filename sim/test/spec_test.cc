@@ -78,6 +78,14 @@ TEST(Spec, EachBadInputNamesItsKey) {
          j["flows"][0]["params"] = {{"pakcet", 1}};
        },
        "flows[0].params: unknown parameter 'pakcet'"},
+      {[](json& j) {
+         j["flows"][0]["params"] = {{"packet_size", 500}};
+       },
+       "flows[0].params.packet_size: set by the flow's key 'packet_size', not in params"},
+      {[](json& j) {
+         j["flows"][0]["params"] = {{"source_rate_bps", -1}};
+       },
+       "flows[0].params: source_rate_bps must be between 0 (greedy) and 1e12"},
       {[](json& j) { j["flows"][0]["protocol"] = "cbr"; }, "flows[0].rate: missing required field"},
       {[](json& j) {
          j["topology"] = {{"kind", "manet"}, {"nodes", 5}, {"width", 400}, {"height", 800}};

@@ -8,17 +8,14 @@
 namespace mantra::adtfrc {
 
 AdtfrcReceiver::AdtfrcReceiver(ReceiverConfig config)
-    : tfrc::TfrcReceiver(config.tfrc),
-      rule_(config.rule),
-      passive_(config.passive),
-      state_detector_(config.window_samples) {
+    : rule_(config.rule), passive_(config.passive), state_detector_(config.window_samples), tfrc_(config.tfrc, this) {
   current_.fill(NetworkState::kNormal);
 }
 
 std::string AdtfrcReceiver::parse(const Params& params, ReceiverConfig& out) {
   const ReceiverConfig defaults;
   ParamReader r(params);
-  out.tfrc.history_discounting = r.get("history_discounting", 1.0) != 0.0;
+  tfrc::TfrcReceiver::read(r, out.tfrc);
   const double window = r.get("window_samples", static_cast<double>(defaults.window_samples));
   const double rule = r.get("detector", 0);
   const double passive = r.get("passive", 0);
@@ -34,36 +31,35 @@ std::string AdtfrcReceiver::parse(const Params& params, ReceiverConfig& out) {
 
 void AdtfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) {
   if (bytes.empty() || bytes[0] != static_cast<uint8_t>(PacketType::kAdtfrcProbe)) {
-    tfrc::TfrcReceiver::handle_datagram(now, bytes, ecn);
+    tfrc_.handle_datagram(now, bytes, ecn);
     return;
   }
   auto probe = decode_probe(bytes);
   if (!probe) {
-    tfrc::TfrcReceiver::handle_datagram(now, bytes, ecn);  // counted there as rejected
+    tfrc_.handle_datagram(now, bytes, ecn);  // counted there as rejected
     return;
   }
   ++probes_answered_;
-  if (probe->sender_rtt > Duration::zero()) sender_rtt_ = probe->sender_rtt;
-  report_now(probe->timestamp, now);  // Algorithm 3: a probing packet is answered at once
+  tfrc_.answer(probe->timestamp, now, probe->sender_rtt);  // Algorithm 3: a probing packet is answered at once
 }
 
-void AdtfrcReceiver::on_data(Time now, const tfrc::DataHeader& header, const LossDetector::Arrival& arrival) {
-  const Duration interval = sender_rtt_ > Duration::zero() ? sender_rtt_ : kInitialInterval;
+void AdtfrcReceiver::on_data(Time now, const tfrc::DataHeader& header, const LossDetector::Arrival& arrival,
+                             Duration sender_rtt) {
+  const Duration interval = sender_rtt > Duration::zero() ? sender_rtt : kInitialInterval;
   current_ = state_detector_.on_packet(header.timestamp, now, static_cast<int>(arrival.losses.size()), interval);
 }
 
-bool AdtfrcReceiver::add_loss(int64_t seq, Time nominal_arrival) {
+AdtfrcReceiver::LossUse AdtfrcReceiver::on_loss(int64_t seq) {
   for (int r = 0; r < kCongestionRules; ++r) {
     const auto rule = static_cast<CongestionRule>(r);
     verdicts_.push_back({seq, std::string(rule_name(rule)), std::string(state_name(current_[r])), rule == rule_});
   }
   const NetworkState s = state();
   ++losses_by_state_[static_cast<size_t>(s)];
-  if (passive_) return tfrc::TfrcReceiver::add_loss(seq, nominal_arrival);
-  if (s != NetworkState::kCongestion) return false;  // not congestion: p ignores it (§IV)
-  urgent_ = true;                                    // Algorithm 3: Urgent = 1
-  feedback_now_ = true;
-  return tfrc::TfrcReceiver::add_loss(seq, nominal_arrival);
+  if (passive_) return LossUse::kCount;
+  if (s != NetworkState::kCongestion) return LossUse::kIgnore;  // not congestion: p ignores it (§IV)
+  urgent_ = true;                                               // Algorithm 3: Urgent = 1
+  return LossUse::kCountAndReportNow;
 }
 
 void AdtfrcReceiver::add_feedback_options(Time /*now*/, std::vector<WireOption>& options) {
@@ -76,7 +72,7 @@ void AdtfrcReceiver::add_feedback_options(Time /*now*/, std::vector<WireOption>&
 std::vector<LossVerdict> AdtfrcReceiver::take_loss_verdicts() { return std::exchange(verdicts_, {}); }
 
 EndpointStats AdtfrcReceiver::stats() const {
-  EndpointStats s = tfrc::TfrcReceiver::stats();
+  EndpointStats s = tfrc_.stats();
   for (int i = 0; i < 4; ++i) {
     s.diagnostics.emplace_back("losses_" + std::string(state_name(static_cast<NetworkState>(i))),
                                static_cast<double>(losses_by_state_[i]));

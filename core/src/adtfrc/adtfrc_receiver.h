@@ -42,8 +42,11 @@ struct ReceiverConfig {
   bool passive = false;
 };
 
-class AdtfrcReceiver : public tfrc::TfrcReceiver {
+// ADTFRC's receiver: TFRC's receiver, composed, with ADTFRC's decisions as
+// its extension.
+class AdtfrcReceiver : public Receiver, private tfrc::ReceiverExtension {
  public:
+  using Config = ReceiverConfig;
   // T before the sender's first RTT estimate arrives in data.
   static constexpr Duration kInitialInterval = Duration::millis(500);
 
@@ -51,6 +54,9 @@ class AdtfrcReceiver : public tfrc::TfrcReceiver {
   static std::string parse(const Params& params, ReceiverConfig& out);
 
   void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override;
+  void handle_timeout(Time now) override { tfrc_.handle_timeout(now); }
+  std::optional<Datagram> poll_transmit(Time now) override { return tfrc_.poll_transmit(now); }
+  std::optional<Time> poll_timeout() const override { return tfrc_.poll_timeout(); }
   EndpointStats stats() const override;
   bool identifies_loss_causes() const override { return true; }
   std::vector<LossVerdict> take_loss_verdicts() override;
@@ -58,16 +64,19 @@ class AdtfrcReceiver : public tfrc::TfrcReceiver {
   // The state the driving rule identified at the latest data packet.
   NetworkState state() const { return current_[static_cast<size_t>(rule_)]; }
   const StateDetector& state_detector() const { return state_detector_; }
-
- protected:
-  void on_data(Time now, const tfrc::DataHeader& header, const LossDetector::Arrival& arrival) override;
-  bool add_loss(int64_t seq, Time nominal_arrival) override;
-  void add_feedback_options(Time now, std::vector<WireOption>& options) override;
+  const tfrc::TfrcReceiver& tfrc() const { return tfrc_; }
+  double loss_event_rate() const { return tfrc_.loss_event_rate(); }
 
  private:
+  void on_data(Time now, const tfrc::DataHeader& header, const LossDetector::Arrival& arrival,
+               Duration sender_rtt) override;
+  LossUse on_loss(int64_t seq) override;
+  void add_feedback_options(Time now, std::vector<WireOption>& options) override;
+
   CongestionRule rule_;
   bool passive_;
   StateDetector state_detector_;
+  tfrc::TfrcReceiver tfrc_;
   Identification current_{};
   bool urgent_ = false;
   std::vector<LossVerdict> verdicts_;

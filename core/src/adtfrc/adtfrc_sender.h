@@ -1,4 +1,5 @@
-// ADTFRC sender (Fu, Meng, Lu, §III-A and §IV, Algorithms 1 and 2, Fig. 4).
+// ADTFRC sender (Fu, Meng, Lu, §III-A and §IV, Algorithms 1 and 2, Fig. 4):
+// ADTFRC's rate law on the rate sender, composing TFRC's law.
 //
 // Model: a TFRC sender that reads the network state the receiver reports in
 // each feedback and, instead of treating every loss and every silence as
@@ -17,7 +18,9 @@
 // freeze, data stops, and a probe goes out every probing_period; the first
 // feedback ends probing and data resumes at the frozen rate, held (the RTCHG
 // action) until a report covers a full RTT of data sent after the resumption;
-// after max_probing_limit probes without an answer the connection closes. In
+// after max_probing_limit probes without an answer the connection closes.
+// Probes are the law's control packets, due when the no-feedback timer
+// (re-armed every probing_period while probing) fires. In
 // CONG, or with no state ever reported (a plain TFRC receiver), TFRC's
 // halving applies, so against a TFRC receiver this sender is TFRC.
 //
@@ -38,8 +41,7 @@
 
 namespace mantra::adtfrc {
 
-struct SenderConfig {
-  tfrc::SenderConfig tfrc;
+struct SenderConfig : tfrc::SenderConfig {
   // Not given in the paper. One probe a second (ELFN-style periodic probing,
   // Holland & Vaidya) resumes within a second of a reconnection for about
   // one 20-byte packet per second of silence.
@@ -48,32 +50,45 @@ struct SenderConfig {
   int max_probing_limit = 120;
 };
 
-class AdtfrcSender : public tfrc::TfrcSender {
+class AdtfrcLaw : public RateLaw {
  public:
-  explicit AdtfrcSender(SenderConfig config = {});
+  using Config = SenderConfig;
+  explicit AdtfrcLaw(const SenderConfig& config = {});
   static std::string parse(const Params& params, SenderConfig& out);
 
-  std::optional<Datagram> poll_transmit(Time now) override;
-  std::optional<Time> poll_timeout() const override;
-  EndpointStats stats() const override;
+  size_t data_header_bytes() const override { return tfrc_.data_header_bytes(); }
+  void write_data(const DataStamp& stamp, const SendState& state, std::vector<uint8_t>& out) override {
+    tfrc_.write_data(stamp, state, out);
+  }
+  ReportOutcome on_datagram(Time now, std::span<const uint8_t> bytes, SendState& state) override;
+  Rate allowed_rate(const SendState& state) const override { return tfrc_.allowed_rate(state); }
+  Rate pacing_rate(const SendState& state) const override { return tfrc_.pacing_rate(state); }
+  void on_start(Time now, const SendState& state) override { tfrc_.on_start(now, state); }
+  bool wants_send_log() const override { return true; }
+  bool data_paused() const override { return probing_ || closed_; }
+  std::optional<Duration> nofeedback_interval(const SendState& state) const override {
+    return tfrc_.nofeedback_interval(state);
+  }
+  NofeedbackNext on_nofeedback(Time now, const SendState& state) override;
+  std::optional<Time> control_due() const override { return probe_due_; }
+  std::optional<Datagram> make_control(Time now, const SendState& state) override;
+  std::vector<std::pair<std::string, double>> diagnostics(const SendState& state) const override;
 
+  const tfrc::TfrcLaw& tfrc() const { return tfrc_; }
+  double rate_bytes_per_s() const { return tfrc_.rate_bytes_per_s(); }
+  double loss_event_rate() const { return tfrc_.loss_event_rate(); }
   bool probing() const { return probing_; }
   bool closed() const { return closed_; }
   int probes_in_spell() const { return probes_in_spell_; }
   std::optional<NetworkState> reported_state() const { return reported_; }
 
- protected:
-  void on_feedback(Time now, const tfrc::Feedback& fb) override;
-  void on_nofeedback(Time now) override;
-
  private:
-  void send_probe_next(Time now);
-
+  tfrc::TfrcLaw tfrc_;
   Duration probing_period_;
   int max_probing_limit_;
   std::optional<NetworkState> reported_;  // the latest state report
   bool probing_ = false;
-  bool probe_due_ = false;
+  std::optional<Time> probe_due_;  // a probe goes out at the next poll from then
   bool closed_ = false;
   int probes_in_spell_ = 0;
   Time resumed_at_;
@@ -82,5 +97,7 @@ class AdtfrcSender : public tfrc::TfrcSender {
   int64_t probes_sent_ = 0;
   std::array<int64_t, 4> reports_by_state_{};
 };
+
+using AdtfrcSender = RateSenderWith<AdtfrcLaw>;
 
 }  // namespace mantra::adtfrc

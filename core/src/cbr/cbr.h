@@ -1,8 +1,9 @@
 // Constant bit rate source and sink: the papers' UDP cross traffic.
 //
-// The sender emits one packet of `packet_size` bytes every packet_size/rate,
-// with no feedback and no reaction to loss, each with the ECN codepoint
-// asked for (none by default). The sink only counts, ECN marks included.
+// The sender is the rate sender with a fixed-rate law: one packet of
+// `packet_size` bytes every packet_size/rate, no feedback, no no-feedback
+// timer, no reaction to loss, each packet with the ECN codepoint asked for
+// (none by default). The sink only counts, ECN marks included.
 //
 // Data packet, 16 bytes + zero filler up to the packet size:
 //   +---------------+---------------+-------------------------------+
@@ -16,10 +17,14 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mantra/endpoint.h"
 #include "mantra/params.h"
 #include "mantra/wire.h"
+#include "rate/rate_law.h"
+#include "rate/rate_sender.h"
 
 namespace mantra::cbr {
 
@@ -32,33 +37,37 @@ struct CbrHeader {
 DecodeResult<CbrHeader> decode(std::span<const uint8_t> bytes);
 
 struct CbrConfig {
-  int64_t packet_bytes = 1000;
+  SendingConfig sending;
   Rate rate = Rate::zero();  // required: no sensible default rate
   Ecn ecn = Ecn::kNotEct;    // the codepoint every packet asks for (`ecn`: 0 Not-ECT, 1 ECT(1), 2 ECT(0))
 };
 
-class CbrSender : public Sender {
+class CbrLaw : public RateLaw {
  public:
-  explicit CbrSender(CbrConfig config) : config_(config) {}
+  using Config = CbrConfig;
+  explicit CbrLaw(const CbrConfig& config) : config_(config) {}
   static std::string parse(const Params& params, CbrConfig& out);
 
-  void handle_datagram(Time, std::span<const uint8_t>, Ecn) override { ++stats_.datagrams_rejected; }
-  void handle_timeout(Time) override {}
-  std::optional<Datagram> poll_transmit(Time now) override;
-  std::optional<Time> poll_timeout() const override;
-  EndpointStats stats() const override { return stats_; }
-  Rate allowed_rate() const override { return config_.rate; }
+  size_t data_header_bytes() const override { return kHeaderBytes; }
+  void write_data(const DataStamp& stamp, const SendState& state, std::vector<uint8_t>& out) override;
+  Ecn data_ecn() const override { return config_.ecn; }
+  ReportOutcome on_datagram(Time, std::span<const uint8_t>, SendState&) override { return ReportOutcome::kRejected; }
+  Rate allowed_rate(const SendState&) const override { return config_.rate; }
+  std::optional<Duration> nofeedback_interval(const SendState&) const override { return std::nullopt; }
+  std::vector<std::pair<std::string, double>> diagnostics(const SendState&) const override { return {}; }
 
  private:
   CbrConfig config_;
-  bool started_ = false;
-  Time start_;
-  uint32_t next_seq_ = 0;
-  EndpointStats stats_;
 };
+
+using CbrSender = RateSenderWith<CbrLaw>;
 
 class CbrReceiver : public Receiver {
  public:
+  struct Config {};  // the sink takes no parameters
+  explicit CbrReceiver(Config = {}) {}
+  static std::string parse(const Params& params, Config&) { return ParamReader(params).finish(); }
+
   void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override;
   void handle_timeout(Time) override {}
   std::optional<Datagram> poll_transmit(Time) override { return std::nullopt; }

@@ -3,6 +3,7 @@
 #include "mantra/registry.h"
 
 #include <functional>
+#include <utility>
 
 #include "adtfrc/adtfrc_receiver.h"
 #include "adtfrc/adtfrc_sender.h"
@@ -22,41 +23,32 @@ struct ProtocolEntry {
   bool fixed_rate = false;  // sends at a rate it is given (`rate_bps`), adapting to nothing
 };
 
-// Builds an endpoint of type E from a config C parsed by P.
-template <typename Base, typename E, typename C, typename P>
-Made<Base> build(const Params& params, P parse) {
-  C config;
-  std::string error = parse(params, config);
-  if (!error.empty()) return {nullptr, error};
-  return {std::make_unique<E>(config), {}};
+// A protocol whose sender is the rate sender with `Law` and whose receiver
+// is `R`; each parses its parameters strictly (Law::parse, R::parse).
+template <typename Law, typename R>
+ProtocolEntry rate_protocol(std::string name, bool fixed_rate = false) {
+  return {std::move(name),
+          [](const Params& p) -> Made<Sender> {
+            typename Law::Config config;
+            std::string error = Law::parse(p, config);
+            if (!error.empty()) return {nullptr, error};
+            return {std::make_unique<RateSenderWith<Law>>(config), {}};
+          },
+          [](const Params& p) -> Made<Receiver> {
+            typename R::Config config;
+            std::string error = R::parse(p, config);
+            if (!error.empty()) return {nullptr, error};
+            return {std::make_unique<R>(config), {}};
+          },
+          fixed_rate};
 }
 
 const std::vector<ProtocolEntry>& protocols() {
   static const std::vector<ProtocolEntry> list = {
-      {"tfrc",
-       [](const Params& p) { return build<Sender, tfrc::TfrcSender, tfrc::SenderConfig>(p, tfrc::TfrcSender::parse); },
-       [](const Params& p) {
-         return build<Receiver, tfrc::TfrcReceiver, tfrc::ReceiverConfig>(p, tfrc::TfrcReceiver::parse);
-       }},
-      {"adtfrc",
-       [](const Params& p) {
-         return build<Sender, adtfrc::AdtfrcSender, adtfrc::SenderConfig>(p, adtfrc::AdtfrcSender::parse);
-       },
-       [](const Params& p) {
-         return build<Receiver, adtfrc::AdtfrcReceiver, adtfrc::ReceiverConfig>(p, adtfrc::AdtfrcReceiver::parse);
-       }},
-      {"latp",
-       [](const Params& p) { return build<Sender, latp::LatpSender, latp::SenderConfig>(p, latp::LatpSender::parse); },
-       [](const Params& p) {
-         return build<Receiver, latp::LatpReceiver, latp::ReceiverConfig>(p, latp::LatpReceiver::parse);
-       }},
-      {"cbr", [](const Params& p) { return build<Sender, cbr::CbrSender, cbr::CbrConfig>(p, cbr::CbrSender::parse); },
-       [](const Params& p) -> Made<Receiver> {
-         std::string error = ParamReader(p).finish();  // the sink takes no parameters
-         if (!error.empty()) return {nullptr, error};
-         return {std::make_unique<cbr::CbrReceiver>(), {}};
-       },
-       true},
+      rate_protocol<tfrc::TfrcLaw, tfrc::TfrcReceiver>("tfrc"),
+      rate_protocol<adtfrc::AdtfrcLaw, adtfrc::AdtfrcReceiver>("adtfrc"),
+      rate_protocol<latp::LatpLaw, latp::LatpReceiver>("latp"),
+      rate_protocol<cbr::CbrLaw, cbr::CbrReceiver>("cbr", true),
   };
   return list;
 }

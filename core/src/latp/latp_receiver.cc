@@ -40,7 +40,6 @@ void LatpReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
     ++stats_.datagrams_rejected;
     return;
   }
-  const bool first = !ports_;
   ports_ = std::make_pair(h->src_port, h->dst_port);
   stats_.count_received(bytes.size(), ecn);
 
@@ -60,23 +59,13 @@ void LatpReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
   if (!arrival.losses.empty()) {
     losses_ += static_cast<int64_t>(arrival.losses.size());
     loss_pending_ = true;
-    feedback_now_ = true;
+    clock_.report_now();
   }
   if (h->urgent) {
     ++urgent_;
-    feedback_now_ = true;
+    clock_.report_now();
   }
-  if (first || !feedback_deadline_) feedback_now_ = true;  // first data, or data after an idle spell
-  data_since_feedback_ = true;
-}
-
-void LatpReceiver::handle_timeout(Time now) {
-  if (!feedback_deadline_ || now < *feedback_deadline_) return;
-  if (data_since_feedback_) {
-    feedback_now_ = true;
-  } else {
-    feedback_deadline_.reset();  // idle until data arrives again
-  }
+  clock_.on_data();  // the first data, or data after an idle spell, is answered at once
 }
 
 double LatpReceiver::receive_rate_Bps(Time now) const {
@@ -86,7 +75,7 @@ double LatpReceiver::receive_rate_Bps(Time now) const {
 }
 
 std::optional<Datagram> LatpReceiver::poll_transmit(Time now) {
-  if (!feedback_now_ || !ports_) return std::nullopt;
+  if (!clock_.due() || !ports_) return std::nullopt;
   Feedback f;
   f.src_port = ports_->second;
   f.dst_port = ports_->first;
@@ -100,20 +89,10 @@ std::optional<Datagram> LatpReceiver::poll_transmit(Time now) {
   // Keep the arrivals that a later window (at most max(RTT, 1 s)) may need.
   const Duration keep = std::max(sender_rtt_, Duration::seconds(1));
   arrivals_.forget_through(now - keep);
-  feedback_now_ = false;
   loss_pending_ = false;
-  data_since_feedback_ = false;
   last_feedback_ = now;
-  if (sender_rtt_ > Duration::zero()) {
-    feedback_deadline_ = now + sender_rtt_;
-  } else {
-    feedback_deadline_.reset();  // no RTT yet: every packet asks for feedback itself
-  }
-  Datagram d;
-  d.bytes = encode_feedback(f);
-  d.kind = DatagramKind::kFeedback;
-  stats_.count_sent(d.bytes.size());
-  return d;
+  clock_.reported(now, sender_rtt_);  // no RTT yet: every packet asks for feedback itself
+  return report_datagram(encode_feedback(f), stats_);
 }
 
 EndpointStats LatpReceiver::stats() const {

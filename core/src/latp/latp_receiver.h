@@ -10,13 +10,9 @@
 //        ──► R (unless no node bounded it yet) ──► R_avg
 //        ──► LossDetector ──► new loss ──► report now, L bit set
 //
-// States of the feedback clock (as TFRC's):
-//
-//   [no data] ──first packet──► report now ──► [armed: one RTT]
-//   [armed] ──timer, data since last report──► report, re-arm
-//   [armed] ──timer, no data since last report──► [idle]
-//   [idle] ──data──► report now, re-arm
-//   any ──new loss or U bit──► report now
+// The feedback clock is the rate receivers' ReportClock (rate/report_clock.h),
+// armed for the sender's RTT after each report; a new loss or the U bit
+// reports at once.
 //
 // s is the bytes received over max(RTT, time since the last report), as the
 // "average receiving rate within the last reporting period". Before the
@@ -33,6 +29,7 @@
 #include "latp/rate_feedback_filter.h"
 #include "mantra/endpoint.h"
 #include "mantra/params.h"
+#include "rate/report_clock.h"
 
 namespace mantra::latp {
 
@@ -43,13 +40,14 @@ struct ReceiverConfig {
 
 class LatpReceiver : public Receiver {
  public:
+  using Config = ReceiverConfig;
   explicit LatpReceiver(ReceiverConfig config = {}) : filter_(config.eta, config.omega) {}
   static std::string parse(const Params& params, ReceiverConfig& out);
 
   void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override;
-  void handle_timeout(Time now) override;
+  void handle_timeout(Time now) override { clock_.on_timeout(now); }
   std::optional<Datagram> poll_transmit(Time now) override;
-  std::optional<Time> poll_timeout() const override { return feedback_deadline_; }
+  std::optional<Time> poll_timeout() const override { return clock_.deadline(); }
   EndpointStats stats() const override;
 
   const RateFeedbackFilter& rate_feedback() const { return filter_; }
@@ -64,11 +62,9 @@ class LatpReceiver : public Receiver {
   Duration sender_rtt_;                                 // zero until the sender has one
   uint16_t last_timestamp_ms_ = 0;
   Time last_arrival_;
-  bool feedback_now_ = false;
+  ReportClock clock_;
   bool loss_pending_ = false;
-  bool data_since_feedback_ = false;
   std::optional<Time> last_feedback_;
-  std::optional<Time> feedback_deadline_;
   ReceiveRateMeter arrivals_;  // for s
   int64_t losses_ = 0, urgent_ = 0, unbounded_r_ = 0;
 };

@@ -1,4 +1,4 @@
-// LATP sender (paper §4.3).
+// LATP sender (paper §4.3): LATP's rate law on the rate sender.
 //
 // Model: a paced rate S (bytes/s) steered by the receiver's reports of R_avg
 // (the path's spare admissible throughput, negative when some node is busier
@@ -22,73 +22,71 @@
 // Readings where the paper is silent: R_avg = 0 exactly holds; before the
 // first report the no-feedback timer (2 s, RFC 5348's initial value) only
 // re-arms and marks the next packet urgent, there being no rate to halve
-// below the initial one; `source_rate_bps` (default 0, none) caps S at a media
-// source's bit rate.
+// below the initial one. A media source slower than S (`source_rate_bps`,
+// rate/data_source.h) leaves the sender data-limited, as in every rate
+// sender.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
-#include "common/rtt_estimator.h"
 #include "latp/latp_wire.h"
-#include "mantra/endpoint.h"
 #include "mantra/params.h"
+#include "rate/rate_law.h"
+#include "rate/rate_sender.h"
 
 namespace mantra::latp {
 
 struct SenderConfig {
-  int64_t packet_bytes = 1000;
+  SendingConfig sending;
   double delta = 0.05;                 // increase only when R_avg > delta*S
   double decrease_fraction = 1.0 / 9;  // cut on negative R_avg
   int nofeedback_rtts = 4;
-  Rate source_rate = Rate::zero();  // a media source's bit rate; zero: always backlogged
   uint16_t src_port = 4000;
   uint16_t dst_port = 4001;
 };
 
-class LatpSender : public Sender {
+class LatpLaw : public RateLaw {
  public:
+  using Config = SenderConfig;
   static constexpr Duration kInitialInterval = Duration::seconds(1);  // 1 packet/s before the first report
   static constexpr Duration kInitialNofeedback = Duration::seconds(2);
 
-  explicit LatpSender(SenderConfig config = {});
+  explicit LatpLaw(const SenderConfig& config = {});
   static std::string parse(const Params& params, SenderConfig& out);
 
-  void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override;
-  void handle_timeout(Time now) override;
-  std::optional<Datagram> poll_transmit(Time now) override;
-  std::optional<Time> poll_timeout() const override;
-  EndpointStats stats() const override;
-  Rate allowed_rate() const override;
+  size_t data_header_bytes() const override { return kDataHeaderBytes; }
+  void write_data(const DataStamp& stamp, const SendState& state, std::vector<uint8_t>& out) override;
+  ReportOutcome on_datagram(Time now, std::span<const uint8_t> bytes, SendState& state) override;
+  Rate allowed_rate(const SendState&) const override { return Rate::bytes_per_sec(rate_Bps_); }
+  void on_start(Time now, const SendState&) override { last_change_ = now; }
+  std::optional<Duration> nofeedback_interval(const SendState& state) const override;
+  NofeedbackNext on_nofeedback(Time now, const SendState& state) override;
+  std::vector<std::pair<std::string, double>> diagnostics(const SendState& state) const override;
 
   double rate_Bps() const { return rate_Bps_; }
   bool in_slow_start() const { return slow_start_; }
   bool has_report() const { return have_report_; }
-  const RttEstimator& rtt() const { return rtt_; }
 
  private:
-  double one_packet_per_rtt_Bps() const;
-  void on_report(Time now, const Feedback& f);
-  void decrease(Time now);
-  void set_rate(Time now, double rate_Bps);
-  Duration nofeedback_interval() const;
+  double one_packet_per_rtt_Bps(const SendState& state) const;
+  void on_report(Time now, const Feedback& f, const SendState& state);
+  void decrease(Time now, const SendState& state);
+  void set_rate(Time now, double rate_Bps, const SendState& state);
 
   SenderConfig config_;
-  RttEstimator rtt_;
-  EndpointStats stats_;
   double rate_Bps_;
-  bool started_ = false;
   bool have_report_ = false;
   bool slow_start_ = true;
   bool urgent_next_ = false;
-  Time next_send_;
-  Time last_sent_;
   Time last_change_;
   std::optional<Time> last_decrease_;
-  Time nofeedback_deadline_;
-  uint32_t next_seq_ = 0;
   int64_t increases_ = 0, holds_ = 0, decreases_ = 0, nofeedback_expiries_ = 0;
   double last_r_avg_Bps_ = 0.0;
 };
+
+using LatpSender = RateSenderWith<LatpLaw>;
 
 }  // namespace mantra::latp

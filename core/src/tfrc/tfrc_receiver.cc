@@ -6,21 +6,30 @@
 
 namespace mantra::tfrc {
 
-TfrcReceiver::TfrcReceiver(ReceiverConfig config) : config_(config), intervals_(config.history_discounting) {}
+TfrcReceiver::TfrcReceiver(ReceiverConfig config, ReceiverExtension* extension)
+    : config_(config), extension_(extension), intervals_(config.history_discounting) {}
+
+void TfrcReceiver::read(ParamReader& r, ReceiverConfig& out) {
+  const double discounting = r.get("history_discounting", out.history_discounting ? 1 : 0);
+  r.require(discounting == 0 || discounting == 1, "history_discounting must be 0 or 1");
+  out.history_discounting = discounting == 1;
+}
 
 std::string TfrcReceiver::parse(const Params& params, ReceiverConfig& out) {
   ParamReader r(params);
-  out.history_discounting = r.get("history_discounting", 1.0) != 0.0;
+  read(r, out);
   return r.finish();
 }
 
-bool TfrcReceiver::add_loss(int64_t seq, Time nominal_arrival) {
-  const bool new_event = intervals_.on_loss(seq, nominal_arrival, sender_rtt_);
-  if (new_event) {
+void TfrcReceiver::add_loss(int64_t seq, Time nominal_arrival) {
+  using LossUse = ReceiverExtension::LossUse;
+  const LossUse use = extension_ ? extension_->on_loss(seq) : LossUse::kCount;
+  if (use == LossUse::kIgnore) return;
+  if (use == LossUse::kCountAndReportNow) clock_.report_now();
+  if (intervals_.on_loss(seq, nominal_arrival, sender_rtt_)) {
     if (intervals_.loss_events() == 1) synthesize_first_interval(last_arrival_);
-    feedback_now_ = true;  // p increased: report at once (§6.1)
+    clock_.report_now();  // p increased: report at once (§6.1)
   }
-  return new_event;
 }
 
 void TfrcReceiver::synthesize_first_interval(Time now) {
@@ -40,8 +49,6 @@ void TfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
     return;
   }
   stats_.count_received(bytes.size(), ecn);
-  const bool first = stats_.datagrams_received == 1;
-  data_since_feedback_ = true;
   last_timestamp_ = data->timestamp;
   last_arrival_ = now;
   if (data->sender_rtt > Duration::zero()) sender_rtt_ = data->sender_rtt;
@@ -50,7 +57,7 @@ void TfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
   mean_packet_bytes_ += (static_cast<double>(bytes.size()) - mean_packet_bytes_) / n;
 
   auto arrival = detector_.on_packet(data->seq, now);
-  on_data(now, *data, arrival);
+  if (extension_) extension_->on_data(now, *data, arrival, sender_rtt_);
   for (const auto& loss : arrival.losses) add_loss(loss.seq, loss.nominal_arrival);
   if (ecn == Ecn::kCe && !arrival.late) {  // a CE mark counts as a loss (§5.1)
     ++ecn_marks_;
@@ -59,28 +66,19 @@ void TfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
   intervals_.on_highest_seq(detector_.highest_seq());
 
   // Report at once on the first packet, after an idle spell, and per packet
-  // while the sender has no RTT estimate (less than one packet per RTT).
-  if (first || !feedback_deadline_ || sender_rtt_ == Duration::zero()) feedback_now_ = true;
+  // while the sender has no RTT estimate (no clock then).
+  clock_.on_data();
 }
 
-void TfrcReceiver::report_now(Time timestamp, Time arrival) {
+void TfrcReceiver::answer(Time timestamp, Time arrival, Duration sender_rtt) {
+  if (sender_rtt > Duration::zero()) sender_rtt_ = sender_rtt;
   last_timestamp_ = timestamp;
   last_arrival_ = arrival;
-  feedback_now_ = true;
-}
-
-void TfrcReceiver::handle_timeout(Time now) {
-  if (!feedback_deadline_ || now < *feedback_deadline_) return;
-  if (data_since_feedback_) {
-    feedback_now_ = true;
-  } else {
-    feedback_deadline_.reset();  // idle: the next data packet restarts the clock
-  }
+  clock_.report_now();
 }
 
 std::optional<Datagram> TfrcReceiver::poll_transmit(Time now) {
-  if (!feedback_now_) return std::nullopt;
-  feedback_now_ = false;
+  if (!clock_.due()) return std::nullopt;
   Feedback f;
   f.t_recvdata = last_timestamp_;
   f.t_delay = now - last_arrival_;
@@ -90,21 +88,12 @@ std::optional<Datagram> TfrcReceiver::poll_transmit(Time now) {
   }
   f.p = intervals_.loss_event_rate();
   f.highest_seq = static_cast<uint32_t>(std::max<int64_t>(detector_.highest_seq(), 0));
-  add_feedback_options(now, f.options);
+  if (extension_) extension_->add_feedback_options(now, f.options);
 
   last_feedback_ = now;
-  data_since_feedback_ = false;
-  if (sender_rtt_ > Duration::zero()) {
-    feedback_deadline_ = now + sender_rtt_;
-    arrivals_.forget_through(now - sender_rtt_ * 4);
-  } else {
-    feedback_deadline_.reset();
-  }
-  Datagram d;
-  d.bytes = encode_feedback(f);
-  d.kind = DatagramKind::kFeedback;
-  stats_.count_sent(d.bytes.size());
-  return d;
+  clock_.reported(now, sender_rtt_);
+  if (sender_rtt_ > Duration::zero()) arrivals_.forget_through(now - sender_rtt_ * 4);
+  return report_datagram(encode_feedback(f), stats_);
 }
 
 EndpointStats TfrcReceiver::stats() const {

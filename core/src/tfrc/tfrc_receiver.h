@@ -10,26 +10,26 @@
 //   feedback timer (R_m, the RTT carried in data) ──► report {t_recvdata,
 //                         t_delay, X_recv over max(R_m, since last report), p}
 //
-// States of the feedback clock:
+// The feedback clock is the rate receivers' ReportClock (rate/report_clock.h),
+// armed for R_m after each report; a new loss event reports at once (the
+// X_recv window still >= one RTT).
 //
-//   [no data] ──first packet──► report now, arm R_m ──► [armed]
-//   [armed] ──timer, data since last report──► report, re-arm ──► [armed]
-//   [armed] ──timer, no data since last report──► [idle]
-//   [idle]  ──data──► report now, arm R_m ──► [armed]
-//   any ──new loss event──► report now (X_recv window still ≥ one RTT)
-//
-// Sub-classes (ADTFRC) hook into on_data() and add feedback options.
+// An extension (ADTFRC) composes this receiver through ReceiverExtension:
+// it sees each data packet, decides whether each loss counts toward p, and
+// adds options to each report; it writes nothing of TFRC's.
 #pragma once
 
 #include <deque>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/loss_detector.h"
 #include "common/loss_intervals.h"
 #include "common/receive_rate_meter.h"
 #include "mantra/endpoint.h"
 #include "mantra/params.h"
+#include "rate/report_clock.h"
 #include "tfrc/tfrc_wire.h"
 
 namespace mantra::tfrc {
@@ -38,50 +38,57 @@ struct ReceiverConfig {
   bool history_discounting = true;  // RFC 5348 §5.5 (optional); ns-2's sink default
 };
 
+// What an extension of TFRC's receiver decides.
+class ReceiverExtension {
+ public:
+  enum class LossUse { kIgnore, kCount, kCountAndReportNow };
+  virtual ~ReceiverExtension() = default;
+  // A decoded data packet, before the losses its arrival revealed are used.
+  virtual void on_data(Time now, const DataHeader& header, const LossDetector::Arrival& arrival,
+                       Duration sender_rtt) = 0;
+  // Whether one detected loss counts toward p (and asks for a report now).
+  virtual LossUse on_loss(int64_t seq) = 0;
+  // Options appended to a report.
+  virtual void add_feedback_options(Time now, std::vector<WireOption>& options) = 0;
+};
+
 class TfrcReceiver : public Receiver {
  public:
-  explicit TfrcReceiver(ReceiverConfig config = {});
+  using Config = ReceiverConfig;
+  explicit TfrcReceiver(ReceiverConfig config = {}, ReceiverExtension* extension = nullptr);
   static std::string parse(const Params& params, ReceiverConfig& out);
+  // TFRC's receiver parameters, read with a reader an extension shares.
+  static void read(ParamReader& r, ReceiverConfig& out);
 
   void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override;
-  void handle_timeout(Time now) override;
+  void handle_timeout(Time now) override { clock_.on_timeout(now); }
   std::optional<Datagram> poll_transmit(Time now) override;
-  std::optional<Time> poll_timeout() const override { return feedback_deadline_; }
+  std::optional<Time> poll_timeout() const override { return clock_.deadline(); }
   EndpointStats stats() const override;
+
+  // Reports at the next poll, echoing `timestamp` of a packet that arrived
+  // at `arrival` and taking the sender's RTT it carried (ADTFRC's probe).
+  void answer(Time timestamp, Time arrival, Duration sender_rtt);
 
   double loss_event_rate() const { return intervals_.loss_event_rate(); }
   const LossIntervals& intervals() const { return intervals_; }
-
- protected:
-  // Feeds one detected loss; returns true if it began a new loss event.
-  // ADTFRC overrides this to count only losses seen in congestion.
-  virtual bool add_loss(int64_t seq, Time nominal_arrival);
-  // A decoded data packet, before the losses its arrival revealed are fed
-  // to add_loss(); ADTFRC identifies the network state here.
-  virtual void on_data(Time /*now*/, const DataHeader& /*header*/, const LossDetector::Arrival& /*arrival*/) {}
-  // Options appended to each report; plain TFRC adds none.
-  virtual void add_feedback_options(Time /*now*/, std::vector<WireOption>& /*options*/) {}
-
-  // Sends a report at the next poll, echoing `timestamp` of a packet that
-  // arrived at `arrival` (ADTFRC answers a probe so).
-  void report_now(Time timestamp, Time arrival);
-
-  ReceiverConfig config_;
-  LossDetector detector_;
-  LossIntervals intervals_;
-  Duration sender_rtt_;  // R_m: the latest RTT estimate carried in data
-  double mean_packet_bytes_ = 0;
-  bool feedback_now_ = false;
+  Duration sender_rtt() const { return sender_rtt_; }
 
  private:
+  void add_loss(int64_t seq, Time nominal_arrival);
   void synthesize_first_interval(Time now);
 
+  ReceiverConfig config_;
+  ReceiverExtension* extension_;
+  LossDetector detector_;
+  LossIntervals intervals_;
+  ReportClock clock_;
+  Duration sender_rtt_;  // R_m: the latest RTT estimate carried in data
+  double mean_packet_bytes_ = 0;
   EndpointStats stats_;
-  bool data_since_feedback_ = false;
   Time last_timestamp_;  // send timestamp of the latest data packet
   Time last_arrival_;    // when it arrived
   std::optional<Time> last_feedback_;
-  std::optional<Time> feedback_deadline_;
   ReceiveRateMeter arrivals_;  // for X_recv
   int64_t ecn_marks_ = 0;
 };

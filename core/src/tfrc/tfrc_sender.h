@@ -1,4 +1,4 @@
-// TFRC sender (RFC 5348 §4, §8.2.1).
+// TFRC sender (RFC 5348 §4, §8.2.1): TFRC's rate law on the rate sender.
 //
 // Model: the sender paces packets at the allowed rate X. Each feedback gives
 // an RTT sample, the receive rate X_recv and the loss event rate p. With
@@ -15,102 +15,87 @@
 //                                                  s/t_mbi)]
 //           any state ──nofeedback timer──► X halved / limits updated (§4.4)
 //
-// The application source is either always backlogged (the papers' media
-// senders) or produces packets at `source_rate`, which makes the sender
-// data-limited when X exceeds it; §8.2.1's test then decides which branch of
-// §4.3 step 4 a report takes.
+// The application source (rate/data_source.h) is greedy (the papers' media
+// senders) or slower than X; §8.2.1's data-limited test, on the plumbing's
+// record of which sends had more data waiting, then decides which branch of
+// §4.3 step 4 a report takes. With packets of varying size, s is their mean
+// (SendState::packet_bytes).
+//
+// An extension (ADTFRC) composes this law: it decodes the same feedback
+// with the same parser, lets TFRC's rule run (apply_feedback, on_nofeedback)
+// and may then replace the rate through override_rate, which TFRC goes on
+// from; it writes nothing else of TFRC's.
 #pragma once
 
-#include <deque>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "common/rtt_estimator.h"
-#include "mantra/endpoint.h"
 #include "mantra/params.h"
+#include "rate/rate_law.h"
+#include "rate/rate_sender.h"
 #include "tfrc/tfrc_wire.h"
 
 namespace mantra::tfrc {
 
 struct SenderConfig {
-  int64_t packet_bytes = 1000;             // s: the papers' 1000-byte media packets
+  SendingConfig sending;
   Duration t_mbi = Duration::seconds(64);  // max back-off interval (RFC 5348 §4.3)
   bool oscillation_reduction = true;       // §4.5, RECOMMENDED; applied once p > 0
-  Rate source_rate = Rate::zero();         // 0: always backlogged
-  int64_t source_buffer_packets = 100;     // source packets kept while rate-limited
 };
 
-class TfrcSender : public Sender {
+class TfrcLaw : public RateLaw {
  public:
-  explicit TfrcSender(SenderConfig config = {});
+  using Config = SenderConfig;
+  explicit TfrcLaw(const SenderConfig& config = {});
   static std::string parse(const Params& params, SenderConfig& out);
+  // TFRC's own parameters, read with a reader an extension shares.
+  static void read(ParamReader& r, SenderConfig& out);
 
-  void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override;
-  void handle_timeout(Time now) override;
-  std::optional<Datagram> poll_transmit(Time now) override;
-  std::optional<Time> poll_timeout() const override;
-  EndpointStats stats() const override;
-  Rate allowed_rate() const override { return Rate::bytes_per_sec(x_); }
+  size_t data_header_bytes() const override { return kDataHeaderBytes; }
+  void write_data(const DataStamp& stamp, const SendState& state, std::vector<uint8_t>& out) override;
+  ReportOutcome on_datagram(Time now, std::span<const uint8_t> bytes, SendState& state) override;
+  Rate allowed_rate(const SendState&) const override { return Rate::bytes_per_sec(x_); }
+  Rate pacing_rate(const SendState& state) const override;
+  void on_start(Time now, const SendState& state) override;
+  bool wants_send_log() const override { return true; }
+  std::optional<Duration> nofeedback_interval(const SendState& state) const override;
+  NofeedbackNext on_nofeedback(Time now, const SendState& state) override;
+  std::vector<std::pair<std::string, double>> diagnostics(const SendState& state) const override;
 
-  // Inspection for tests and diagnostics.
+  // TFRC's rule for one decoded report (RFC 5348 §4.3): RTT sample, X_recv
+  // set, rate. For extensions that decode the report themselves.
+  void apply_feedback(Time now, const Feedback& fb, SendState& state);
+  // An extension's rate decision after TFRC's rule; TFRC goes on from it.
+  void override_rate(double bytes_per_s) { x_ = bytes_per_s; }
+
   double rate_bytes_per_s() const { return x_; }
   double loss_event_rate() const { return p_; }
-  bool has_rtt() const { return rtt_.has_sample(); }
-  Duration rtt() const { return rtt_.smoothed(); }
-  std::optional<Time> nofeedback_deadline() const { return nofeedback_deadline_; }
-  double receive_limit() const;  // 2*max(X_recv_set) as used by slow start
-
- protected:
-  // A feedback report, decoded. ADTFRC reacts to its options first.
-  virtual void on_feedback(Time now, const Feedback& fb);
-  // The nofeedback timer fired (RFC 5348 §4.4).
-  virtual void on_nofeedback(Time now);
-  // Options carried in every data packet; plain TFRC sends none.
-  virtual void add_data_options(Time /*now*/, std::vector<WireOption>& /*options*/) {}
-
-  double equation_rate() const;  // X_Bps at the current s, R, p
-  double initial_rate() const;   // W_init / R (RFC 3390 window, §4.2)
-  double min_rate() const { return static_cast<double>(config_.packet_bytes) / config_.t_mbi.secs(); }
-  void restart_nofeedback_timer(Time now);
-  Duration nofeedback_interval() const;
-
-  SenderConfig config_;
-  double x_;  // allowed rate X, bytes/s
-  double p_ = 0.0;
-  RttEstimator rtt_;
-  std::optional<Time> nofeedback_deadline_;
-  EndpointStats stats_;
+  double receive_limit() const;                   // 2*max(X_recv_set) as used by slow start
+  double min_rate(const SendState& state) const;  // s/t_mbi
 
  private:
   struct RecvSample {
     Time at;
     double bytes_per_s;
   };
-  void update_x_recv_set(Time now, double x_recv);
+  double equation_rate(const SendState& state) const;  // X_Bps at the current s, R, p
+  double initial_rate(const SendState& state) const;   // W_init / R (RFC 3390 window, §4.2)
+  void update_x_recv_set(Time now, double x_recv, const SendState& state);
   void maximize_x_recv_set(Time now, double x_recv);
   double max_x_recv_set() const;
-  void recompute_rate(Time now, double recv_limit);
-  bool interval_was_data_limited(Time t_recvdata) const;
-  double source_packet_interval_s() const;
-  bool has_backlog(Time now) const;          // a source packet waits to be sent
-  void drop_stale_source_packets(Time now);  // beyond the source buffer
-  Time next_source_packet_time() const;
+  void recompute_rate(Time now, double recv_limit, const SendState& state);
 
-  bool started_ = false;
-  Time start_;
-  Time t_nom_;  // nominal send time of the next packet
-  Time tld_;    // last doubling in slow start
+  SenderConfig config_;
+  double x_;  // allowed rate X, bytes/s
+  double p_ = 0.0;
+  Time tld_;  // last doubling in slow start
   bool tld_set_ = false;
-  uint32_t next_seq_ = 0;
   std::vector<RecvSample> x_recv_set_;  // entry with infinite rate at start
-  Time timer_set_at_;
-  Time last_send_;
-  int64_t source_consumed_ = 0;  // source packets sent or dropped
-  int64_t source_dropped_ = 0;
-  std::deque<std::pair<Time, bool>> sends_;  // (send time, not data-limited)
   int64_t nofeedback_expiries_ = 0;
 };
+
+using TfrcSender = RateSenderWith<TfrcLaw>;
 
 }  // namespace mantra::tfrc

@@ -5,7 +5,9 @@ equal apart from provenance (commit, wall time), or where they differ.
 
 Runs pair by their spec (which holds the seed); a run in one store only is listed apart. A
 result differs when any value other than `provenance.commit` and `provenance.wall_s` does,
-numbers compared exactly: the same spec and seed must give the same numbers.
+numbers compared exactly: the same spec and seed must give the same numbers. An intended
+difference is named with `--ignore KEY` (dotted, `*` for any one part, e.g.
+`flows.*.diagnostics.sender.source_dropped`); the output lists what was ignored.
 """
 
 from __future__ import annotations
@@ -17,7 +19,11 @@ from typing import Any
 
 from mantra.lab.store import Store
 
-IGNORED = {("provenance", "commit"), ("provenance", "wall_s")}
+ALWAYS_IGNORED = ("provenance.commit", "provenance.wall_s")
+
+
+def _matches(path: tuple[str, ...], patterns: tuple[tuple[str, ...], ...]) -> bool:
+    return any(len(p) == len(path) and all(a == "*" or a == b for a, b in zip(p, path, strict=True)) for p in patterns)
 
 
 @dataclass
@@ -26,6 +32,7 @@ class StoreDiff:
     differ: list[tuple[str, list[str]]] = field(default_factory=list)  # (spec, first differing keys)
     only_old: list[str] = field(default_factory=list)
     only_new: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)  # keys named as intended differences
 
 
 def _results(root: Path) -> dict[str, dict[str, Any]]:
@@ -41,28 +48,35 @@ def _results(root: Path) -> dict[str, dict[str, Any]]:
         store.close()
 
 
-def differences(old: Any, new: Any, path: tuple[str, ...] = ()) -> list[str]:
-    """The dotted keys where two results differ (a list index as a part)."""
-    if path in IGNORED:
+def differences(old: Any, new: Any, path: tuple[str, ...] = (), ignored: tuple[tuple[str, ...], ...] = ()) -> list[str]:
+    """The dotted keys where two results differ (a list index as a part), apart from the
+    always-ignored provenance and the `ignored` patterns."""
+    if _matches(path, ignored) or _matches(path, tuple(tuple(k.split(".")) for k in ALWAYS_IGNORED)):
         return []
     if isinstance(old, dict) and isinstance(new, dict):
         out = []
         for k in sorted(set(old) | set(new)):
             if k not in old or k not in new:
-                out.append(".".join((*path, k)))
+                if not _matches((*path, k), ignored):
+                    out.append(".".join((*path, k)))
             else:
-                out += differences(old[k], new[k], (*path, k))
+                out += differences(old[k], new[k], (*path, k), ignored)
         return out
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        return [d for i, (a, b) in enumerate(zip(old, new, strict=True)) for d in differences(a, b, (*path, str(i)))]
+        return [
+            d
+            for i, (a, b) in enumerate(zip(old, new, strict=True))
+            for d in differences(a, b, (*path, str(i)), ignored)
+        ]
     return [] if old == new and type(old) is type(new) else [".".join(path) or "(the result)"]
 
 
-def diff_stores(old_root: Path, new_root: Path) -> StoreDiff:
+def diff_stores(old_root: Path, new_root: Path, ignore: list[str] | None = None) -> StoreDiff:
     old, new = _results(old_root), _results(new_root)
-    d = StoreDiff()
+    patterns = tuple(tuple(k.split(".")) for k in ignore or [])
+    d = StoreDiff(ignored=list(ignore or []))
     for spec in sorted(old.keys() & new.keys()):
-        keys = differences(old[spec], new[spec])
+        keys = differences(old[spec], new[spec], (), patterns)
         if keys:
             d.differ.append((spec, keys))
         else:
@@ -77,6 +91,8 @@ def format_diff(d: StoreDiff, limit: int = 20) -> str:
         f"{d.same} runs identical, {len(d.differ)} differ, "
         f"{len(d.only_old)} only in the first store, {len(d.only_new)} only in the second"
     ]
+    if d.ignored:
+        lines.append("ignored (intended differences): " + ", ".join(d.ignored))
     for spec, keys in d.differ[:limit]:
         shown = ", ".join(keys[:8]) + (f" and {len(keys) - 8} more" if len(keys) > 8 else "")
         lines.append(f"differ: {shown}\n  spec: {spec}")

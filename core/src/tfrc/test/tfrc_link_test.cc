@@ -28,7 +28,7 @@ TEST(TfrcOverLink, ConvergesToTheEquationRateAtTheLinksLossRate) {
       auto& sender = dynamic_cast<tfrc::TfrcSender&>(link.sender(0));
       const double sent_rate =
           link.delivered_rate(0, Time::from_us(100'000'000), Time::from_us(400'000'000)).bytes_per_sec() / (1.0 - loss);
-      const double expected = tfrc_rate(1000, sender.rtt().secs(), loss);
+      const double expected = tfrc_rate(1000, sender.state().rtt().smoothed().secs(), loss);
       EXPECT_NEAR(sent_rate / expected, 1.0, 0.25)
           << "loss " << loss << " seed " << seed << " sent " << sent_rate << " equation " << expected;
     }
@@ -38,7 +38,7 @@ TEST(TfrcOverLink, ConvergesToTheEquationRateAtTheLinksLossRate) {
 // Both flows meet the same drop-tail queue and the same 1 % random loss.
 // (With overflow as the only loss, a smooth TFRC flow loses a packet at
 // every overflow while the bursty TCP flow does not: the known drop-tail
-// bias, documented in docs/protocols/tfrc.md.)
+// bias, documented in core/src/tfrc/README.md.)
 TEST(TfrcOverLink, SharesABottleneckFairlyWithTcp) {
   for (uint64_t seed : {1, 2, 3}) {
     LinkConfig c;

@@ -32,8 +32,8 @@ LatpSender steady(double rate = 50000) {
   send_due(s, ms(0));
   s.handle_datagram(ms(500), report(ms(500), 1e6, rate * 9 / 16), Ecn::kNotEct);  // slow start: 2s = 9/8 rate
   s.handle_datagram(ms(1000), report(ms(1000), -1, rate), Ecn::kNotEct);          // exits it, cut by 1/9
-  EXPECT_NEAR(s.rate_Bps(), rate, 1);
-  EXPECT_FALSE(s.in_slow_start());
+  EXPECT_NEAR(s.law().rate_Bps(), rate, 1);
+  EXPECT_FALSE(s.law().in_slow_start());
   return s;
 }
 
@@ -52,12 +52,12 @@ TEST(LatpSender, SlowStartSetsTwiceTheReceiveRateOncePerRtt) {
   LatpSender s;
   send_due(s, ms(0));
   s.handle_datagram(ms(100), report(ms(100), 1e6, 1000), Ecn::kNotEct);
-  EXPECT_TRUE(s.in_slow_start());
-  EXPECT_NEAR(s.rate_Bps(), 1000.0 / 0.1, 1);  // max(2s = 2000, X/rtt = 10000)
+  EXPECT_TRUE(s.law().in_slow_start());
+  EXPECT_NEAR(s.law().rate_Bps(), 1000.0 / 0.1, 1);  // max(2s = 2000, X/rtt = 10000)
   s.handle_datagram(ms(150), report(ms(150), 1e6, 20000), Ecn::kNotEct);
-  EXPECT_NEAR(s.rate_Bps(), 10000, 1);  // less than an RTT since the last update
+  EXPECT_NEAR(s.law().rate_Bps(), 10000, 1);  // less than an RTT since the last update
   s.handle_datagram(ms(200), report(ms(200), 1e6, 20000), Ecn::kNotEct);
-  EXPECT_NEAR(s.rate_Bps(), 40000, 1);
+  EXPECT_NEAR(s.law().rate_Bps(), 40000, 1);
   auto d = send_due(s, ms(200));
   ASSERT_FALSE(d.empty());
   EXPECT_EQ(d.back().rtt_ms, 100);
@@ -68,60 +68,60 @@ TEST(LatpSender, NegativeFeedbackEndsSlowStartAndCutsANinth) {
   LatpSender s;
   send_due(s, ms(0));
   s.handle_datagram(ms(100), report(ms(100), 1e6, 30000), Ecn::kNotEct);
-  ASSERT_NEAR(s.rate_Bps(), 60000, 1);
+  ASSERT_NEAR(s.law().rate_Bps(), 60000, 1);
   s.handle_datagram(ms(150), report(ms(150), -5000, 30000), Ecn::kNotEct);
-  EXPECT_FALSE(s.in_slow_start());
-  EXPECT_NEAR(s.rate_Bps(), 60000 * 8.0 / 9, 1);
+  EXPECT_FALSE(s.law().in_slow_start());
+  EXPECT_NEAR(s.law().rate_Bps(), 60000 * 8.0 / 9, 1);
 }
 
 TEST(LatpSender, DecreaseIsAtMostOncePerRtt) {
   LatpSender s = steady();
-  const double r0 = s.rate_Bps();
+  const double r0 = s.law().rate_Bps();
   s.handle_datagram(ms(1050), report(ms(1050), -1, 60000), Ecn::kNotEct);
-  EXPECT_DOUBLE_EQ(s.rate_Bps(), r0);  // 50 ms after the last cut
+  EXPECT_DOUBLE_EQ(s.law().rate_Bps(), r0);  // 50 ms after the last cut
   s.handle_datagram(ms(1100), report(ms(1100), -1, 60000), Ecn::kNotEct);
-  EXPECT_NEAR(s.rate_Bps(), r0 * 8 / 9, 1e-6);
+  EXPECT_NEAR(s.law().rate_Bps(), r0 * 8 / 9, 1e-6);
 }
 
 TEST(LatpSender, IncreaseIsBoundedByOnePacketPerRttElapsed) {
   LatpSender s = steady();
-  const double r0 = s.rate_Bps();
+  const double r0 = s.law().rate_Bps();
   // Large spare capacity and receive rate: S + N X/rtt binds, N = 1.
   s.handle_datagram(ms(1100), report(ms(1100), 1e6, 1e6), Ecn::kNotEct);
-  EXPECT_NEAR(s.rate_Bps(), r0 + 10000, 1);
+  EXPECT_NEAR(s.law().rate_Bps(), r0 + 10000, 1);
   // Two RTTs later: N = 2.
   s.handle_datagram(ms(1300), report(ms(1300), 1e6, 1e6), Ecn::kNotEct);
-  EXPECT_NEAR(s.rate_Bps(), r0 + 30000, 1);
+  EXPECT_NEAR(s.law().rate_Bps(), r0 + 30000, 1);
 }
 
 TEST(LatpSender, IncreaseIsBoundedByRateFeedbackAndTwiceReceiveRate) {
   LatpSender s = steady();
-  const double r0 = s.rate_Bps();
+  const double r0 = s.law().rate_Bps();
   s.handle_datagram(ms(1500), report(ms(1500), 0.06 * r0, 1e6), Ecn::kNotEct);  // S + R_avg binds
-  EXPECT_NEAR(s.rate_Bps(), r0 * 1.06, 2);
-  const double r1 = s.rate_Bps();
+  EXPECT_NEAR(s.law().rate_Bps(), r0 * 1.06, 2);
+  const double r1 = s.law().rate_Bps();
   s.handle_datagram(ms(2000), report(ms(2000), 1e6, 0.52 * r1), Ecn::kNotEct);  // 2s binds
-  EXPECT_NEAR(s.rate_Bps(), 1.04 * r1, 2);
+  EXPECT_NEAR(s.law().rate_Bps(), 1.04 * r1, 2);
 }
 
 TEST(LatpSender, SmallPositiveFeedbackHolds) {
   LatpSender s = steady();
-  const double r0 = s.rate_Bps();
+  const double r0 = s.law().rate_Bps();
   s.handle_datagram(ms(1500), report(ms(1500), 0.05 * r0, 1e6), Ecn::kNotEct);
-  EXPECT_DOUBLE_EQ(s.rate_Bps(), r0);
+  EXPECT_DOUBLE_EQ(s.law().rate_Bps(), r0);
   s.handle_datagram(ms(1600), report(ms(1600), 0, 1e6), Ecn::kNotEct);
-  EXPECT_DOUBLE_EQ(s.rate_Bps(), r0);
+  EXPECT_DOUBLE_EQ(s.law().rate_Bps(), r0);
 }
 
 TEST(LatpSender, NoFeedbackForFourRttsHalvesAndAsksForFeedback) {
   LatpSender s = steady();
-  const double r0 = s.rate_Bps();
+  const double r0 = s.law().rate_Bps();
   ASSERT_EQ(*s.poll_timeout() <= ms(1400), true);
   send_due(s, ms(1399));
   s.handle_timeout(ms(1399));
-  EXPECT_DOUBLE_EQ(s.rate_Bps(), r0);
+  EXPECT_DOUBLE_EQ(s.law().rate_Bps(), r0);
   s.handle_timeout(ms(1400));
-  EXPECT_NEAR(s.rate_Bps(), r0 / 2, 1e-6);
+  EXPECT_NEAR(s.law().rate_Bps(), r0 / 2, 1e-6);
   std::vector<DataHeader> d;
   for (int t = 1400; t < 1500; ++t) {
     for (const auto& h : send_due(s, ms(t))) d.push_back(h);
@@ -137,16 +137,16 @@ TEST(LatpSender, NeverBelowOnePacketPerRtt) {
     const Time t = ms(1100 + 100 * i);
     s.handle_datagram(t, report(t, -1e5, 0), Ecn::kNotEct);
   }
-  EXPECT_NEAR(s.rate_Bps(), 10000, 1);  // X/rtt = 1000 B / 100 ms
+  EXPECT_NEAR(s.law().rate_Bps(), 10000, 1);  // X/rtt = 1000 B / 100 ms
 }
 
 TEST(LatpSender, SourceRateCapsThePacing) {
   SenderConfig c;
-  c.source_rate = Rate::kbps(80);  // 10 kB/s: one 1000-byte packet per 100 ms
+  c.sending.source = {SourceKind::kConstant, Rate::kbps(80)};  // 10 kB/s: one 1000-byte packet per 100 ms
   LatpSender s(c);
   send_due(s, ms(0));
   s.handle_datagram(ms(100), report(ms(100), 1e6, 1e6), Ecn::kNotEct);
-  EXPECT_GT(s.rate_Bps(), 1e6);
+  EXPECT_GT(s.law().rate_Bps(), 1e6);
   size_t sent = 0;
   for (int t = 100; t < 1100; ++t) sent += send_due(s, ms(t)).size();
   EXPECT_EQ(sent, 10u);
@@ -160,15 +160,15 @@ TEST(LatpSender, RejectsForeignAndMalformedReports) {
   s.handle_datagram(ms(100), foreign, Ecn::kNotEct);
   s.handle_datagram(ms(100), std::vector<uint8_t>(19, 0), Ecn::kNotEct);
   EXPECT_EQ(s.stats().datagrams_rejected, 2);
-  EXPECT_FALSE(s.has_report());
+  EXPECT_FALSE(s.law().has_report());
 }
 
 TEST(LatpSender, ParametersAreCheckedStrictly) {
   SenderConfig c;
-  EXPECT_EQ(LatpSender::parse({{"packet_size", 1000}, {"delta", 0.1}}, c), "");
-  EXPECT_NE(LatpSender::parse({{"packet_size", 10}}, c), "");
-  EXPECT_NE(LatpSender::parse({{"decrease_fraction", 1}}, c), "");
-  EXPECT_NE(LatpSender::parse({{"dleta", 0.1}}, c), "");
+  EXPECT_EQ(LatpLaw::parse({{"packet_size", 1000}, {"delta", 0.1}}, c), "");
+  EXPECT_NE(LatpLaw::parse({{"packet_size", 10}}, c), "");
+  EXPECT_NE(LatpLaw::parse({{"decrease_fraction", 1}}, c), "");
+  EXPECT_NE(LatpLaw::parse({{"dleta", 0.1}}, c), "");
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ namespace {
 TEST(Cbr, SendsAtExactlyItsRate) {
   CbrConfig c;
   c.rate = Rate::kbps(180);
-  c.packet_bytes = 1000;
+  c.sending.packet_bytes = 1000;
   CbrSender s(c);
   int sent = 0;
   for (int64_t us = 0; us < 10'000'000; us += 1000) {
@@ -35,12 +35,12 @@ TEST(Cbr, ReceiverCountsValidPacketsOnly) {
 
 TEST(Cbr, AsksForTheEcnCodepointItIsGiven) {
   CbrConfig c;
-  EXPECT_EQ(CbrSender::parse({{"rate_bps", 1e5}, {"ecn", 2}}, c), "");
+  EXPECT_EQ(CbrLaw::parse({{"rate_bps", 1e5}, {"ecn", 2}}, c), "");
   EXPECT_EQ(c.ecn, Ecn::kEct0);
   auto d = CbrSender(c).poll_transmit(Time::zero());
   ASSERT_TRUE(d);
   EXPECT_EQ(d->ecn, Ecn::kEct0);
-  EXPECT_EQ(CbrSender::parse({{"rate_bps", 1e5}, {"ecn", 3}}, c), "ecn must be 0 (Not-ECT), 1 (ECT(1)) or 2 (ECT(0))");
+  EXPECT_EQ(CbrLaw::parse({{"rate_bps", 1e5}, {"ecn", 3}}, c), "ecn must be 0 (Not-ECT), 1 (ECT(1)) or 2 (ECT(0))");
 }
 
 }  // namespace

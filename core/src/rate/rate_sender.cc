@@ -1,0 +1,148 @@
+#include "rate/rate_sender.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace mantra {
+
+constexpr int64_t kMaxDatagramBytes = 65507;  // the largest UDP payload over IPv4
+
+void SendingConfig::parse(ParamReader& r, size_t header_bytes, SendingConfig& out) {
+  const double size = r.get("packet_size", static_cast<double>(out.packet_bytes));
+  r.require(size >= static_cast<double>(header_bytes) && size <= static_cast<double>(kMaxDatagramBytes),
+            "packet_size must be between " + std::to_string(header_bytes) + " and " +
+                std::to_string(kMaxDatagramBytes) + " bytes");
+  out.packet_bytes = static_cast<int64_t>(size);
+  DataSource::parse(r, out.source);
+}
+
+RateSender::RateSender(SendingConfig config, std::unique_ptr<RateLaw> law)
+    : config_(config), law_(std::move(law)), state_(config.packet_bytes), source_(config.source, config.packet_bytes) {
+  state_.keep_send_log_ = law_->wants_send_log();
+}
+
+void RateSender::arm_nofeedback(Time now, std::optional<Duration> interval) {
+  state_.timer_set_at_ = now;
+  state_.nofeedback_deadline_.reset();
+  if (interval) state_.nofeedback_deadline_ = now + *interval;
+}
+
+void RateSender::start(Time now) {
+  state_.started_ = true;
+  state_.start_ = now;
+  state_.last_send_ = now;
+  t_nom_ = now;
+  source_.start(now);
+  law_->on_start(now, state_);
+  arm_nofeedback(now, law_->nofeedback_interval(state_));
+  if (auto period = law_->rate_update_period()) next_rate_update_ = now + *period;
+}
+
+void RateSender::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) {
+  const ReportOutcome outcome = state_.started_ ? law_->on_datagram(now, bytes, state_) : ReportOutcome::kRejected;
+  if (outcome == ReportOutcome::kRejected) {
+    ++stats_.datagrams_rejected;
+    return;
+  }
+  stats_.count_received(bytes.size(), ecn);
+  if (outcome == ReportOutcome::kIgnored) return;
+  // A higher rate applies from the last packet on, not after the old, longer
+  // gap (TFRC's first report lifts 1 packet/s to W_init/R).
+  t_nom_ = std::min(t_nom_, state_.last_send_ + Bytes(state_.packet_bytes_) / law_->allowed_rate(state_));
+  arm_nofeedback(now, law_->nofeedback_interval(state_));
+}
+
+void RateSender::handle_timeout(Time now) {
+  if (!state_.started_) return;
+  if (next_rate_update_ && now >= *next_rate_update_) {
+    law_->on_rate_update(now, state_);
+    const Duration period = *law_->rate_update_period();
+    while (*next_rate_update_ <= now) *next_rate_update_ += period;
+  }
+  if (state_.nofeedback_deadline_ && now >= *state_.nofeedback_deadline_) {
+    const NofeedbackNext next = law_->on_nofeedback(now, state_);
+    switch (next.kind) {
+      case NofeedbackNext::Kind::kRestart:
+        arm_nofeedback(now, law_->nofeedback_interval(state_));
+        break;
+      case NofeedbackNext::Kind::kAfter:
+        state_.nofeedback_deadline_ = now + next.after;
+        break;
+      case NofeedbackNext::Kind::kStop:
+        state_.nofeedback_deadline_.reset();
+        break;
+    }
+  }
+}
+
+std::optional<Datagram> RateSender::poll_transmit(Time now) {
+  if (!state_.started_) start(now);
+  if (auto due = law_->control_due(); due && now >= *due) {
+    if (auto control = law_->make_control(now, state_)) {
+      stats_.count_sent(control->bytes.size());
+      return control;
+    }
+  }
+  if (law_->data_paused()) return std::nullopt;
+  return next_data(now);
+}
+
+std::optional<Datagram> RateSender::next_data(Time now) {
+  const Duration one_way = state_.rtt_.has_sample() ? state_.rtt_.smoothed() / 2 : Duration::zero();
+  const auto packet = source_.head(now, one_way);  // drops what is over the bound or late
+  if (now < t_nom_ || !packet) return std::nullopt;
+  const int64_t bytes = std::max<int64_t>(packet->bytes, static_cast<int64_t>(law_->data_header_bytes()));
+
+  Datagram d;
+  d.kind = DatagramKind::kData;
+  d.seq = next_seq_;
+  d.ecn = law_->data_ecn();
+  law_->write_data({next_seq_++, now, bytes}, state_, d.bytes);
+  source_.pop();
+  if (state_.keep_send_log_) state_.sends_.emplace_back(now, source_.has_packet(now));
+  state_.last_send_ = now;
+  ++state_.data_packets_sent_;
+  state_.data_bytes_sent_ += bytes;
+  if (config_.source.kind == SourceKind::kOffered) {
+    state_.packet_bytes_ = state_.data_bytes_sent_ / state_.data_packets_sent_;
+  }
+
+  // Pacing (RFC 5348 §4.6): the next packet after this one's size at the
+  // pacing rate, with no burst credit after an idle spell.
+  const Duration ipi = Bytes(bytes) / law_->pacing_rate(state_);
+  if (t_nom_ + ipi < now) t_nom_ = now;
+  t_nom_ += ipi;
+  stats_.count_sent(d.bytes.size());
+  return d;
+}
+
+std::optional<Time> RateSender::poll_timeout() const {
+  if (!state_.started_) return std::nullopt;
+  std::optional<Time> next;
+  const auto consider = [&next](std::optional<Time> t) {
+    if (t && (!next || *t < *next)) next = t;
+  };
+  if (!law_->data_paused()) {
+    if (source_.has_packet(t_nom_)) {
+      consider(t_nom_);
+    } else if (auto arrival = source_.next_arrival(t_nom_)) {
+      consider(std::max(t_nom_, *arrival));
+    }
+  }
+  consider(state_.nofeedback_deadline_);
+  consider(law_->control_due());
+  consider(next_rate_update_);
+  return next;
+}
+
+EndpointStats RateSender::stats() const {
+  EndpointStats s = stats_;
+  s.diagnostics = law_->diagnostics(state_);
+  if (!source_.greedy()) {
+    s.diagnostics.emplace_back("source_dropped", static_cast<double>(source_.dropped_over_bound()));
+    s.diagnostics.emplace_back("source_late", static_cast<double>(source_.dropped_late()));
+  }
+  return s;
+}
+
+}  // namespace mantra

@@ -1,0 +1,90 @@
+// The one sender of every rate-based protocol (TFRC, ADTFRC, LATP, CBR):
+// the plumbing once, the rate law (rate/rate_law.h) apart.
+//
+// Model: the sender takes packets from the application's data source
+// (rate/data_source.h; greedy by default), stamps each through the law's
+// wire with the next sequence number, and spaces them at the law's pacing
+// rate (t_nom += size/rate, no burst credit after an idle spell). Reports
+// from the receiver go to the law; an accepted one pulls the next send in
+// to last send + s/X when the rate rose and re-arms the no-feedback timer.
+// Control packets the law originates go out ahead of data; a rate update
+// period, when the law has one, runs on its own clock.
+//
+//   [not started] ──first poll──► [sending] ◄──report taken: re-arm timer──┐
+//                                   │  │ data due & source has a packet   │
+//                                   │  └──► stamp, count, pace ────────────┤
+//                                   │ no-feedback timer ──► law ─────────────┤
+//                                   │     (restart / after d / stop)       │
+//                                   └ rate period ──► law.on_rate_update ──┘
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "mantra/endpoint.h"
+#include "mantra/params.h"
+#include "rate/data_source.h"
+#include "rate/rate_law.h"
+#include "rate/send_state.h"
+
+namespace mantra {
+
+// The parameters every rate sender shares, one meaning each.
+struct SendingConfig {
+  // The size of a data datagram (the transport's payload: the protocol's
+  // header and the data), bytes, from the protocol's header size to 65507.
+  int64_t packet_bytes = 1000;  // the papers' 1000-byte media packets
+  SourceConfig source;
+
+  // Reads `packet_size`, `source_rate_bps` and `source_buffer_packets`;
+  // `header_bytes` is the smallest packet the protocol can send.
+  static void parse(ParamReader& r, size_t header_bytes, SendingConfig& out);
+};
+
+class RateSender : public Sender {
+ public:
+  RateSender(SendingConfig config, std::unique_ptr<RateLaw> law);
+
+  void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override;
+  void handle_timeout(Time now) override;
+  std::optional<Datagram> poll_transmit(Time now) override;
+  std::optional<Time> poll_timeout() const override;
+  EndpointStats stats() const override;
+  Rate allowed_rate() const override { return law_->allowed_rate(state_); }
+
+  // The application offers a packet (an offered source).
+  void offer(Time now, SourcePacket packet) { source_.offer(now, packet); }
+
+  const SendState& state() const { return state_; }
+  const RateLaw& law() const { return *law_; }
+  const DataSource& source() const { return source_; }
+
+ private:
+  void start(Time now);
+  void arm_nofeedback(Time now, std::optional<Duration> interval);
+  std::optional<Datagram> next_data(Time now);
+
+  SendingConfig config_;
+  std::unique_ptr<RateLaw> law_;
+  SendState state_;
+  DataSource source_;
+  EndpointStats stats_;
+  Time t_nom_;  // nominal send time of the next data packet
+  uint32_t next_seq_ = 0;
+  std::optional<Time> next_rate_update_;
+  int64_t nofeedback_expiries_ = 0;
+};
+
+// A rate sender whose law is known by type, built from the law's config
+// (which holds the SendingConfig as `sending`): the name each protocol
+// exports (tfrc::TfrcSender, ...), with typed access to its law.
+template <typename Law>
+class RateSenderWith : public RateSender {
+ public:
+  explicit RateSenderWith(typename Law::Config config = {})
+      : RateSender(config.sending, std::make_unique<Law>(config)) {}
+  const Law& law() const { return static_cast<const Law&>(RateSender::law()); }
+};
+
+}  // namespace mantra

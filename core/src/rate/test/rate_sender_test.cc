@@ -1,0 +1,134 @@
+// The rate sender's plumbing: the application data source (varying sizes,
+// deadlines, the queue bound), pacing by each packet's size, s as the mean
+// size, and the hooks the next protocols need (a rate update on its own
+// period, a control packet on the law's own timer).
+#include "rate/rate_sender.h"
+
+#include <gtest/gtest.h>
+
+#include "cbr/cbr.h"
+
+namespace mantra {
+namespace {
+
+Time ms(int64_t v) { return Time::from_us(v * 1000); }
+
+// CBR's fixed-rate law (80 kb/s: 10 bytes per ms) fed by an offered source.
+std::unique_ptr<RateSender> offered_cbr(int64_t buffer_packets = 100) {
+  cbr::CbrConfig c;
+  c.rate = Rate::kbps(80);
+  c.sending.source = {SourceKind::kOffered, Rate::zero(), buffer_packets};
+  return std::make_unique<RateSender>(c.sending, std::make_unique<cbr::CbrLaw>(c));
+}
+
+std::vector<Datagram> send_due(RateSender& s, Time now) {
+  std::vector<Datagram> out;
+  while (auto d = s.poll_transmit(now)) out.push_back(*d);
+  return out;
+}
+
+TEST(DataSource, OfferedPacketsKeepTheirSizesAndArePacedBySize) {
+  auto s = offered_cbr();
+  s->offer(ms(0), {500, std::nullopt});
+  s->offer(ms(0), {1500, std::nullopt});
+  s->offer(ms(0), {1000, std::nullopt});
+  auto first = send_due(*s, ms(0));
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0].bytes.size(), 500u);
+  EXPECT_TRUE(send_due(*s, ms(49)).empty());  // 500 bytes at 10 bytes/ms: 50 ms
+  auto second = send_due(*s, ms(50));
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(second[0].bytes.size(), 1500u);
+  EXPECT_TRUE(send_due(*s, ms(199)).empty());  // then 150 ms
+  EXPECT_EQ(send_due(*s, ms(200)).size(), 1u);
+  // s, for the rate law, is the mean size sent (RFC 5348 §4.1).
+  EXPECT_EQ(s->state().packet_bytes(), 1000);
+}
+
+TEST(DataSource, APacketThatCanNoLongerArriveInTimeIsDroppedNotSent) {
+  auto s = offered_cbr();
+  s->offer(ms(0), {1000, ms(0)});   // due now: sent at once (no RTT: no one-way delay known)
+  s->offer(ms(0), {1000, ms(50)});  // its turn comes at 100 ms: too late
+  s->offer(ms(0), {1000, ms(500)});
+  EXPECT_EQ(send_due(*s, ms(0)).size(), 1u);
+  auto later = send_due(*s, ms(100));
+  ASSERT_EQ(later.size(), 1u);
+  EXPECT_EQ(later[0].seq, 1);  // the third packet takes the next sequence number
+  EXPECT_EQ(s->source().dropped_late(), 1);
+}
+
+TEST(DataSource, OverTheBoundTheOldestAreDropped) {
+  auto s = offered_cbr(2);
+  for (int64_t size : {100, 200, 300, 400, 500}) s->offer(ms(0), {size, std::nullopt});
+  auto sent = send_due(*s, ms(0));
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(sent[0].bytes.size(), 400u);  // the freshest two were kept
+  EXPECT_EQ(s->source().dropped_over_bound(), 3);
+}
+
+TEST(DataSource, ParametersHaveOneMeaningAndOneRange) {
+  const Params given = {{"source_rate_bps", 80000}, {"source_buffer_packets", 5}};
+  ParamReader ok(given);
+  SendingConfig c;
+  SendingConfig::parse(ok, 16, c);
+  EXPECT_EQ(ok.finish(), "");
+  EXPECT_EQ(c.source.kind, SourceKind::kConstant);
+  EXPECT_EQ(c.source.rate, Rate::kbps(80));
+  const Params small = {{"packet_size", 15}};
+  ParamReader bad(small);
+  SendingConfig::parse(bad, 16, c);
+  EXPECT_EQ(bad.finish(), "packet_size must be between 16 and 65507 bytes");
+}
+
+// A law that uses the hooks no shipped protocol uses yet: a rate update on
+// its own period and a sender report on its own timer (TF-WMFC's Δ and T).
+class PeriodicLaw : public RateLaw {
+ public:
+  size_t data_header_bytes() const override { return 1; }
+  void write_data(const DataStamp& stamp, const SendState&, std::vector<uint8_t>& out) override {
+    out.assign(static_cast<size_t>(stamp.bytes), 0xD0);
+  }
+  ReportOutcome on_datagram(Time, std::span<const uint8_t>, SendState&) override { return ReportOutcome::kRejected; }
+  Rate allowed_rate(const SendState&) const override { return Rate::kbps(80); }
+  std::optional<Duration> nofeedback_interval(const SendState&) const override { return std::nullopt; }
+  std::optional<Duration> rate_update_period() const override { return Duration::millis(100); }
+  void on_rate_update(Time now, const SendState&) override { updates.push_back(now); }
+  std::optional<Time> control_due() const override { return next_report; }
+  std::optional<Datagram> make_control(Time now, const SendState&) override {
+    next_report = now + Duration::millis(250);
+    Datagram d;
+    d.kind = DatagramKind::kFeedback;
+    d.bytes = {0xC0};
+    return d;
+  }
+  std::vector<std::pair<std::string, double>> diagnostics(const SendState&) const override { return {}; }
+
+  std::vector<Time> updates;
+  Time next_report = Time::zero();
+};
+
+TEST(RateSender, RateUpdatesRunOnTheirOwnPeriodAndControlPacketsGoFirst) {
+  SendingConfig c;
+  auto law = std::make_unique<PeriodicLaw>();
+  PeriodicLaw& seen = *law;
+  RateSender s(c, std::move(law));
+  int controls = 0, data = 0;
+  Time now = ms(0);
+  for (int i = 0; i < 200; ++i) {
+    s.handle_timeout(now);
+    auto first = s.poll_transmit(now);
+    if (first && first->bytes == std::vector<uint8_t>{0xC0}) ++controls;
+    if (first && first->bytes.size() == 1000) ++data;
+    while (auto d = s.poll_transmit(now)) (d->bytes.size() == 1000 ? data : controls)++;
+    const auto next = s.poll_timeout();
+    ASSERT_TRUE(next.has_value());
+    if (*next >= ms(1000)) break;
+    now = *next;
+  }
+  EXPECT_EQ(seen.updates.size(), 9u);  // at 100, 200, ..., 900 ms, with no feedback at all
+  EXPECT_EQ(controls, 4);              // at 0, 250, 500, 750 ms
+  EXPECT_EQ(data, 10);                 // 1000 bytes at 10 bytes/ms
+}
+
+}  // namespace
+}  // namespace mantra

@@ -1,5 +1,5 @@
 """Flow kinds: TCP variants with their own sockets side by side, the `tcp` alias, and the
-`receiver` key (sim/src/flow_kinds.h)."""
+`receiver` key (sim/src/apps/flow_kinds.h)."""
 
 from conftest import mantra, sim
 

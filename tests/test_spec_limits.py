@@ -27,7 +27,7 @@ MANET = dict(
 )
 
 
-KNOWN_KINDS = "(known: tfrc, adtfrc, latp, cbr, newreno, vegas, tcp)"  # sim/src/flow_kinds.cc, in order
+KNOWN_KINDS = "(known: tfrc, adtfrc, latp, cbr, newreno, vegas, tcp)"  # sim/src/apps/flow_kinds.cc, in order
 
 
 def spec(**changes):

@@ -1,6 +1,6 @@
 """The ranges of a run spec's numbers, checked before mantra-sim sees the spec.
 
-mantra-sim checks every key itself (sim/src/spec.cc) and is the authority: campaigns
+mantra-sim checks every key itself (sim/src/spec/spec.cc) and is the authority: campaigns
 call it directly. This module mirrors its ranges with the same one-line messages, and
 catches what only Python can meet: NaN and infinities from YAML (``.nan``, ``.inf``),
 which JSON cannot carry; YAML values that are not JSON (dates, sets, binary); keys that
@@ -17,7 +17,7 @@ from typing import Any
 
 from mantra.errors import SpecKeyError
 
-MAX_DEPTH = 32  # as sim/src/spec.h kMaxSpecDepth; a valid spec nests 4 deep
+MAX_DEPTH = 32  # as sim/src/spec/spec.h kMaxSpecDepth; a valid spec nests 4 deep
 MAX_VALUES = 100_000  # values in the spec once YAML aliases are expanded
 MAX_BYTES = 16 * 1024 * 1024  # as kMaxSpecBytes
 MAX_FLOWS = 1000
@@ -37,7 +37,7 @@ class Range:
         return (x > self.lo if self.lo_open else x >= self.lo) and (x < self.hi if self.hi_open else x <= self.hi)
 
 
-# The same ranges and texts as sim/src/spec.cc.
+# The same ranges and texts as sim/src/spec/spec.cc.
 DURATION = Range(1e-3, 1e6, "(1 ms .. 1000000 s)")
 INTERVAL = Range(1e-3, 1e6, "(1 ms .. 1000000 s)")
 TIME = Range(0, 1e6, "(0 .. 1000000 s)")

@@ -31,7 +31,7 @@
 
 #include "mantra_version.h"
 #include "run.h"
-#include "spec.h"
+#include "spec/spec.h"
 
 namespace {
 

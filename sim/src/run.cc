@@ -7,15 +7,15 @@
 #include <chrono>
 #include <memory>
 
-#include "flow_apps.h"
-#include "flow_kinds.h"
-#include "flow_metrics.h"
-#include "latp_agents.h"
-#include "loss_oracle.h"
+#include "apps/flow_apps.h"
+#include "apps/flow_kinds.h"
+#include "latp_agent/latp_agents.h"
 #include "mantra/registry.h"
 #include "mantra_version.h"
-#include "random_pairs.h"
-#include "scenario.h"
+#include "measurement/flow_metrics.h"
+#include "measurement/loss_oracle.h"
+#include "network/random_pairs.h"
+#include "network/scenario.h"
 
 namespace mantra::sim {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "spec.h"
+#include "spec/spec.h"
 
 namespace mantra::sim {
 

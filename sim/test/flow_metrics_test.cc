@@ -1,5 +1,5 @@
 // Flow summaries: smoothness as the LATP paper defines it, jitter, loss, Jain.
-#include "flow_metrics.h"
+#include "measurement/flow_metrics.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Run specs: units, defaults, and one clear error per kind of bad input.
-#include "spec.h"
+#include "spec/spec.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,8 @@
 #include <ns3/mobility-module.h>
 #include <ns3/network-module.h>
 
-#include "radio.h"
+#include "network/radio.h"
+#include "network/random_streams.h"
 
 namespace mantra::sim {
 
@@ -18,8 +19,7 @@ struct TwoNodeNet {
 
 inline TwoNodeNet two_node_net(double distance_m, const RadioSpec& radio) {
   using namespace ns3;
-  RngSeedManager::SetSeed(1);
-  RngSeedManager::SetRun(1);
+  streams::seed_run(1);
   TwoNodeNet net;
   net.nodes.Create(2);
   auto positions = CreateObject<ListPositionAllocator>();

@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-#include "spec.h"
+#include "spec/spec.h"
 
 namespace mantra::sim {
 

@@ -1,4 +1,4 @@
-#include "loss_oracle.h"
+#include "measurement/loss_oracle.h"
 
 #include <ns3/config.h>
 #include <ns3/ipv4-l3-protocol.h>
@@ -9,7 +9,7 @@
 #include <map>
 #include <string>
 
-#include "measurement_tag.h"
+#include "measurement/measurement_tag.h"
 
 namespace mantra::sim {
 namespace {

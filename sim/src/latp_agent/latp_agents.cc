@@ -1,4 +1,4 @@
-#include "latp_agents.h"
+#include "latp_agent/latp_agents.h"
 
 #include <ns3/drop-tail-queue.h>
 #include <ns3/ipv4-queue-disc-item.h>

@@ -1,4 +1,4 @@
-#include "tcp_window_cap.h"
+#include "apps/tcp_window_cap.h"
 
 #include <algorithm>
 

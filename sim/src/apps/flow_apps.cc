@@ -1,12 +1,12 @@
-#include "flow_apps.h"
+#include "apps/flow_apps.h"
 
 #include <ns3/object.h>
 
 #include <stdexcept>
 
-#include "endpoint_app.h"
+#include "apps/endpoint_app.h"
+#include "apps/tcp_flow.h"
 #include "mantra/registry.h"
-#include "tcp_flow.h"
 
 namespace mantra::sim {
 namespace {

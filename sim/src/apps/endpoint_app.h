@@ -14,9 +14,9 @@
 
 #include <memory>
 
-#include "flow_app.h"
-#include "flow_metrics.h"
+#include "apps/flow_app.h"
 #include "mantra/endpoint.h"
+#include "measurement/flow_metrics.h"
 
 namespace mantra::sim {
 

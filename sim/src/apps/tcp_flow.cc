@@ -1,4 +1,4 @@
-#include "tcp_flow.h"
+#include "apps/tcp_flow.h"
 
 #include <ns3/core-module.h>
 #include <ns3/inet-socket-address.h>
@@ -6,7 +6,7 @@
 #include <ns3/tcp-recovery-ops.h>
 #include <ns3/tcp-socket-factory.h>
 
-#include "tcp_window_cap.h"
+#include "apps/tcp_window_cap.h"
 
 namespace mantra::sim {
 

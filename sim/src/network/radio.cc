@@ -1,4 +1,4 @@
-#include "radio.h"
+#include "network/radio.h"
 
 #include <ns3/constant-position-mobility-model.h>
 #include <ns3/core-module.h>
@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-#include "ns2_wifi_manager.h"
+#include "network/ns2_wifi_manager.h"
 
 namespace mantra::sim {
 namespace {

@@ -1,15 +1,15 @@
-#include "spec.h"
+#include "spec/spec.h"
 
 #include <algorithm>
 #include <cmath>
 #include <set>
 #include <utility>
 
-#include "flow_kinds.h"
+#include "apps/flow_kinds.h"
 #include "latp/node_agent.h"
 #include "mantra/registry.h"
-#include "message_text.h"
-#include "spec_values.h"
+#include "spec/message_text.h"
+#include "spec/spec_values.h"
 
 namespace mantra::sim {
 

@@ -1,4 +1,4 @@
-#include "scenario.h"
+#include "network/scenario.h"
 
 #include <ns3/aodv-module.h>
 #include <ns3/core-module.h>
@@ -10,20 +10,20 @@
 #include <ns3/traffic-control-module.h>
 #include <ns3/wifi-module.h>
 
-#include "radio.h"
-#include "tcp_flow.h"
+#include "apps/tcp_flow.h"
+#include "network/radio.h"
+#include "network/random_streams.h"
 
 namespace mantra::sim {
 namespace {
 
 using namespace ns3;
 
-// Random streams: mobility first, from a fixed base, so that node movement
-// depends only on the seed and the topology, never on the flows or protocols.
-constexpr int64_t kMobilityStreams = 0;
-constexpr int64_t kRadioStreams = 100000;
-constexpr int64_t kRoutingStreams = 200000;
-constexpr int64_t kWiredStreams = 300000;
+// The random stream blocks: network/random_streams.h.
+constexpr int64_t kMobilityStreams = streams::kMobility;
+constexpr int64_t kRadioStreams = streams::kRadio;
+constexpr int64_t kRoutingStreams = streams::kRouting;
+constexpr int64_t kWiredStreams = streams::kWired;
 
 void place_nodes(const Spec& spec, NodeContainer& nodes) {
   const TopologySpec& t = spec.topology;
@@ -187,8 +187,7 @@ void count_route_drops(Scenario& s) {
 }  // namespace
 
 void build_scenario(const Spec& spec, Scenario& s) {
-  RngSeedManager::SetSeed(1);
-  RngSeedManager::SetRun(spec.seed);
+  streams::seed_run(spec.seed);
   configure_tcp_defaults();
   s.nodes.Create(static_cast<uint32_t>(spec.topology.node_count()));
   s.drops.ifq_per_node.assign(s.nodes.GetN(), 0);

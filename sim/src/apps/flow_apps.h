@@ -7,8 +7,8 @@
 
 #include <ns3/ptr.h>
 
-#include "flow_app.h"
-#include "flow_kinds.h"
+#include "apps/flow_app.h"
+#include "apps/flow_kinds.h"
 
 namespace mantra::sim {
 

@@ -1,4 +1,4 @@
-#include "flow_kinds.h"
+#include "apps/flow_kinds.h"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "flow_metrics.h"
+#include "measurement/flow_metrics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "ns2_wifi_manager.h"
+#include "network/ns2_wifi_manager.h"
 
 #include <ns3/uinteger.h>
 #include <ns3/wifi-psdu.h>

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "scenario.h"
-#include "spec.h"
+#include "network/scenario.h"
+#include "spec/spec.h"
 
 namespace mantra::sim {
 

@@ -9,8 +9,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "flow_metrics.h"
-#include "spec.h"
+#include "measurement/flow_metrics.h"
+#include "spec/spec.h"
 
 namespace mantra::sim {
 

@@ -1,4 +1,4 @@
-#include "measurement_tag.h"
+#include "measurement/measurement_tag.h"
 
 namespace mantra::sim {
 

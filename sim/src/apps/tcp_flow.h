@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "flow_app.h"
-#include "flow_metrics.h"
+#include "apps/flow_app.h"
+#include "measurement/flow_metrics.h"
 
 namespace mantra::sim {
 

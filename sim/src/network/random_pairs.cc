@@ -1,4 +1,4 @@
-#include "random_pairs.h"
+#include "network/random_pairs.h"
 
 #include <ns3/mobility-model.h>
 #include <ns3/random-variable-stream.h>
@@ -9,10 +9,12 @@
 #include <string>
 #include <utility>
 
+#include "network/random_streams.h"
+
 namespace mantra::sim {
 
 namespace {
-constexpr int64_t kPairStream = 400000;  // after mobility, radio, routing and wired streams
+constexpr int64_t kPairStream = streams::kPairs;  // network/random_streams.h
 
 std::pair<int, int> unordered(int a, int b) { return {std::min(a, b), std::max(a, b)}; }
 }  // namespace

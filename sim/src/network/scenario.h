@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "spec.h"
+#include "spec/spec.h"
 
 namespace mantra::sim {
 

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "spec.h"
+#include "spec/spec.h"
 
 namespace mantra::sim {
 

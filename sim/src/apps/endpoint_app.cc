@@ -1,12 +1,12 @@
-#include "endpoint_app.h"
+#include "apps/endpoint_app.h"
 
 #include <ns3/inet-socket-address.h>
 #include <ns3/simulator.h>
 #include <ns3/socket.h>
 #include <ns3/udp-socket-factory.h>
 
-#include "loss_oracle.h"
-#include "measurement_tag.h"
+#include "measurement/loss_oracle.h"
+#include "measurement/measurement_tag.h"
 
 namespace mantra::sim {
 namespace {

@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "mantra/endpoint.h"
-#include "spec.h"
+#include "spec/spec.h"
 
 namespace mantra::sim {
 

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "latp/node_agent.h"
-#include "scenario.h"
-#include "spec.h"
+#include "network/scenario.h"
+#include "spec/spec.h"
 
 namespace mantra::sim {
 

@@ -1,4 +1,4 @@
-#include "message_text.h"
+#include "spec/message_text.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,12 +1,12 @@
-#include "spec_values.h"
+#include "spec/spec_values.h"
 
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <vector>
 
-#include "message_text.h"
-#include "spec.h"
+#include "spec/message_text.h"
+#include "spec/spec.h"
 
 namespace mantra::sim {
 namespace spec_detail {

@@ -48,8 +48,12 @@ void RateSender::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn e
   if (outcome == ReportOutcome::kIgnored) return;
   // A higher rate applies from the last packet on, not after the old, longer
   // gap (TFRC's first report lifts 1 packet/s to W_init/R).
-  t_nom_ = std::min(t_nom_, state_.last_send_ + Bytes(state_.packet_bytes_) / law_->allowed_rate(state_));
+  pull_next_send();
   arm_nofeedback(now, law_->nofeedback_interval(state_));
+}
+
+void RateSender::pull_next_send() {
+  t_nom_ = std::min(t_nom_, state_.last_send_ + Bytes(state_.packet_bytes_) / law_->allowed_rate(state_));
 }
 
 void RateSender::handle_timeout(Time now) {
@@ -60,7 +64,11 @@ void RateSender::handle_timeout(Time now) {
     while (*next_rate_update_ <= now) *next_rate_update_ += period;
   }
   if (state_.nofeedback_deadline_ && now >= *state_.nofeedback_deadline_) {
+    const Rate before = law_->allowed_rate(state_);
     const NofeedbackNext next = law_->on_nofeedback(now, state_);
+    // A law may raise the rate here (LATP's floor of one packet per RTT, when
+    // the RTT has shrunk): a rate that rose applies at once, as after a report.
+    if (law_->allowed_rate(state_) > before) pull_next_send();
     switch (next.kind) {
       case NofeedbackNext::Kind::kRestart:
         arm_nofeedback(now, law_->nofeedback_interval(state_));

@@ -6,7 +6,9 @@
 // wire with the next sequence number, and spaces them at the law's pacing
 // rate (t_nom += size/rate, no burst credit after an idle spell). Reports
 // from the receiver go to the law; an accepted one pulls the next send in
-// to last send + s/X when the rate rose and re-arms the no-feedback timer.
+// to last send + s/X (so a rate that rose applies at once) and re-arms the
+// no-feedback timer; after a no-feedback expiry that raised the rate (LATP's
+// one-packet-per-RTT floor) the next send is pulled in the same way.
 // Control packets the law originates go out ahead of data; a rate update
 // period, when the law has one, runs on its own clock.
 //
@@ -63,6 +65,9 @@ class RateSender : public Sender {
  private:
   void start(Time now);
   void arm_nofeedback(Time now, std::optional<Duration> interval);
+  // The next send comes no later than one packet at the allowed rate after
+  // the last: a rate that rose applies at once, not after the old, longer gap.
+  void pull_next_send();
   std::optional<Datagram> next_data(Time now);
 
   SendingConfig config_;

@@ -130,5 +130,35 @@ TEST(RateSender, RateUpdatesRunOnTheirOwnPeriodAndControlPacketsGoFirst) {
   EXPECT_EQ(data, 10);                 // 1000 bytes at 10 bytes/ms
 }
 
+// A law whose no-feedback expiry raises the rate tenfold (as LATP's floor
+// of one packet per RTT can, when the RTT has shrunk).
+class RaisingLaw : public RateLaw {
+ public:
+  size_t data_header_bytes() const override { return 1; }
+  void write_data(const DataStamp& stamp, const SendState&, std::vector<uint8_t>& out) override {
+    out.assign(static_cast<size_t>(stamp.bytes), 0xD0);
+  }
+  ReportOutcome on_datagram(Time, std::span<const uint8_t>, SendState&) override { return ReportOutcome::kRejected; }
+  Rate allowed_rate(const SendState&) const override { return rate; }
+  std::optional<Duration> nofeedback_interval(const SendState&) const override { return Duration::millis(30); }
+  NofeedbackNext on_nofeedback(Time, const SendState&) override {
+    rate = Rate::kbps(800);
+    return NofeedbackNext::stop();
+  }
+  std::vector<std::pair<std::string, double>> diagnostics(const SendState&) const override { return {}; }
+
+  Rate rate = Rate::kbps(80);  // 10 bytes per ms: 1000 bytes every 100 ms
+};
+
+TEST(RateSender, ARateRaisedByTheNofeedbackTimerAppliesAtOnce) {
+  RateSender s(SendingConfig{}, std::make_unique<RaisingLaw>());
+  EXPECT_EQ(send_due(s, ms(0)).size(), 1u);
+  EXPECT_EQ(*s.poll_timeout(), ms(30));  // the timer, before the next packet at 100 ms
+  s.handle_timeout(ms(30));
+  // 100 bytes per ms now: the next packet is due 10 ms after the last, so at once.
+  EXPECT_EQ(*s.poll_timeout(), ms(10));
+  EXPECT_EQ(send_due(s, ms(30)).size(), 1u);
+}
+
 }  // namespace
 }  // namespace mantra

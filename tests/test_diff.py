@@ -15,6 +15,8 @@ def test_provenance_commit_and_wall_time_never_count() -> None:
     old, new = result(rate_bps=1.0), result(rate_bps=1.0)
     new["provenance"].update(commit="b", wall_s=9.0)
     assert differences(old, new) == []
+    del new["provenance"]["wall_s"]  # absent on one side: still not a difference
+    assert differences(old, new) == []
 
 
 def test_a_changed_number_or_a_missing_key_is_named() -> None:

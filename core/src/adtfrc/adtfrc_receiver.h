@@ -51,6 +51,9 @@ class AdtfrcReceiver : public Receiver, private tfrc::ReceiverExtension {
   static constexpr Duration kInitialInterval = Duration::millis(500);
 
   explicit AdtfrcReceiver(ReceiverConfig config = {});
+  // tfrc_ holds `this` as its extension: a copy or a move would point at the original.
+  AdtfrcReceiver(const AdtfrcReceiver&) = delete;
+  AdtfrcReceiver& operator=(const AdtfrcReceiver&) = delete;
   static std::string parse(const Params& params, ReceiverConfig& out);
 
   void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override;

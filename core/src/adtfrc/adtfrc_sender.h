@@ -76,7 +76,6 @@ class AdtfrcLaw : public RateLaw {
 
   const tfrc::TfrcLaw& tfrc() const { return tfrc_; }
   double rate_bytes_per_s() const { return tfrc_.rate_bytes_per_s(); }
-  double loss_event_rate() const { return tfrc_.loss_event_rate(); }
   bool probing() const { return probing_; }
   bool closed() const { return closed_; }
   int probes_in_spell() const { return probes_in_spell_; }

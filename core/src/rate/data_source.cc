@@ -18,15 +18,19 @@ void DataSource::parse(ParamReader& r, SourceConfig& out) {
   out.buffer_packets = static_cast<int64_t>(buffer);
 }
 
-int64_t DataSource::generated_by(Time now) const {
-  // Packet k (from 0) exists from start + k*interval on.
-  const double interval_s = static_cast<double>(nominal_bytes_ * 8) / static_cast<double>(config_.rate.bits_per_sec());
-  return 1 + static_cast<int64_t>((now - start_).secs() / interval_s + 1e-9);
+double DataSource::interval_s() const {
+  return static_cast<double>(nominal_bytes_ * 8) / static_cast<double>(config_.rate.bits_per_sec());
 }
 
-void DataSource::offer(Time /*now*/, SourcePacket packet) {
-  if (config_.kind != SourceKind::kOffered) return;
+int64_t DataSource::generated_by(Time now) const {
+  // Packet k (from 0) exists from start + k*interval on.
+  return 1 + static_cast<int64_t>((now - start_).secs() / interval_s() + 1e-9);
+}
+
+bool DataSource::offer(SourcePacket packet) {
+  if (config_.kind != SourceKind::kOffered) return false;
   queue_.push_back(packet);
+  return true;
 }
 
 void DataSource::drop_over_bound(Time now) {
@@ -77,8 +81,7 @@ void DataSource::pop() {
 
 std::optional<Time> DataSource::next_arrival(Time now) const {
   if (config_.kind != SourceKind::kConstant || has_packet(now)) return std::nullopt;
-  const double interval_s = static_cast<double>(nominal_bytes_ * 8) / static_cast<double>(config_.rate.bits_per_sec());
-  return start_ + Duration::from_seconds(static_cast<double>(consumed_) * interval_s);
+  return start_ + Duration::from_seconds(static_cast<double>(consumed_) * interval_s());
 }
 
 }  // namespace mantra

@@ -22,7 +22,6 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
-#include <string>
 
 #include "mantra/params.h"
 #include "mantra/units.h"
@@ -51,8 +50,9 @@ class DataSource {
   static void parse(ParamReader& r, SourceConfig& out);
 
   void start(Time now) { start_ = now; }
-  // The application offers a packet (an offered source only).
-  void offer(Time now, SourcePacket packet);
+  // The application offers a packet; false (and nothing queued) unless this
+  // is an offered source: a greedy or constant source makes its own data.
+  bool offer(SourcePacket packet);
 
   // Drops what is over the bound or too late; then the packet next in line,
   // if one exists at `now`.
@@ -64,11 +64,12 @@ class DataSource {
   std::optional<Time> next_arrival(Time now) const;
   bool has_packet(Time now) const;
 
-  bool greedy() const { return config_.kind == SourceKind::kGreedy; }
+  SourceKind kind() const { return config_.kind; }
   int64_t dropped_over_bound() const { return dropped_over_bound_; }
   int64_t dropped_late() const { return dropped_late_; }
 
  private:
+  double interval_s() const;             // constant source: seconds between packets
   int64_t generated_by(Time now) const;  // constant source: packets made by now
   void drop_over_bound(Time now);
 

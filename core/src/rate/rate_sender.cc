@@ -17,7 +17,7 @@ void SendingConfig::parse(ParamReader& r, size_t header_bytes, SendingConfig& ou
 }
 
 RateSender::RateSender(SendingConfig config, std::unique_ptr<RateLaw> law)
-    : config_(config), law_(std::move(law)), state_(config.packet_bytes), source_(config.source, config.packet_bytes) {
+    : law_(std::move(law)), state_(config.packet_bytes), source_(config.source, config.packet_bytes) {
   state_.keep_send_log_ = law_->wants_send_log();
 }
 
@@ -73,7 +73,7 @@ void RateSender::handle_timeout(Time now) {
       case NofeedbackNext::Kind::kRestart:
         arm_nofeedback(now, law_->nofeedback_interval(state_));
         break;
-      case NofeedbackNext::Kind::kAfter:
+      case NofeedbackNext::Kind::kAfter:  // the timer's set time stays: the law keeps its frozen view (ADTFRC)
         state_.nofeedback_deadline_ = now + next.after;
         break;
       case NofeedbackNext::Kind::kStop:
@@ -111,7 +111,7 @@ std::optional<Datagram> RateSender::next_data(Time now) {
   state_.last_send_ = now;
   ++state_.data_packets_sent_;
   state_.data_bytes_sent_ += bytes;
-  if (config_.source.kind == SourceKind::kOffered) {
+  if (source_.kind() == SourceKind::kOffered) {
     state_.packet_bytes_ = state_.data_bytes_sent_ / state_.data_packets_sent_;
   }
 
@@ -146,8 +146,10 @@ std::optional<Time> RateSender::poll_timeout() const {
 EndpointStats RateSender::stats() const {
   EndpointStats s = stats_;
   s.diagnostics = law_->diagnostics(state_);
-  if (!source_.greedy()) {
+  if (source_.kind() != SourceKind::kGreedy) {
     s.diagnostics.emplace_back("source_dropped", static_cast<double>(source_.dropped_over_bound()));
+  }
+  if (source_.kind() == SourceKind::kOffered) {  // only offered packets carry deadlines
     s.diagnostics.emplace_back("source_late", static_cast<double>(source_.dropped_late()));
   }
   return s;

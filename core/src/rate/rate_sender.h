@@ -55,8 +55,8 @@ class RateSender : public Sender {
   EndpointStats stats() const override;
   Rate allowed_rate() const override { return law_->allowed_rate(state_); }
 
-  // The application offers a packet (an offered source).
-  void offer(Time now, SourcePacket packet) { source_.offer(now, packet); }
+  // The application offers a packet; false unless the source is an offered one.
+  bool offer(SourcePacket packet) { return source_.offer(packet); }
 
   const SendState& state() const { return state_; }
   const RateLaw& law() const { return *law_; }
@@ -70,7 +70,6 @@ class RateSender : public Sender {
   void pull_next_send();
   std::optional<Datagram> next_data(Time now);
 
-  SendingConfig config_;
   std::unique_ptr<RateLaw> law_;
   SendState state_;
   DataSource source_;

@@ -42,7 +42,7 @@ class SendState {
   void forget_sends_before(Time t);
 
  private:
-  friend class RateSender;  // the plumbing writes; a law only reads and samples RTT
+  friend class RateSender;  // the plumbing writes; a law reads, feeds RTT samples and trims the send log
 
   int64_t packet_bytes_;
   bool started_ = false;

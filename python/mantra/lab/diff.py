@@ -19,7 +19,7 @@ from typing import Any
 
 from mantra.lab.store import Store
 
-ALWAYS_IGNORED = ("provenance.commit", "provenance.wall_s")
+ALWAYS_IGNORED = (("provenance", "commit"), ("provenance", "wall_s"))
 
 
 def _matches(path: tuple[str, ...], patterns: tuple[tuple[str, ...], ...]) -> bool:
@@ -51,13 +51,13 @@ def _results(root: Path) -> dict[str, dict[str, Any]]:
 def differences(old: Any, new: Any, path: tuple[str, ...] = (), ignored: tuple[tuple[str, ...], ...] = ()) -> list[str]:
     """The dotted keys where two results differ (a list index as a part), apart from the
     always-ignored provenance and the `ignored` patterns."""
-    if _matches(path, ignored) or _matches(path, tuple(tuple(k.split(".")) for k in ALWAYS_IGNORED)):
+    if _matches(path, ALWAYS_IGNORED + ignored):
         return []
     if isinstance(old, dict) and isinstance(new, dict):
         out = []
         for k in sorted(set(old) | set(new)):
             if k not in old or k not in new:
-                if not _matches((*path, k), ignored):
+                if not _matches((*path, k), ALWAYS_IGNORED + ignored):
                     out.append(".".join((*path, k)))
             else:
                 out += differences(old[k], new[k], (*path, k), ignored)

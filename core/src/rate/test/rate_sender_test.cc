@@ -29,9 +29,9 @@ std::vector<Datagram> send_due(RateSender& s, Time now) {
 
 TEST(DataSource, OfferedPacketsKeepTheirSizesAndArePacedBySize) {
   auto s = offered_cbr();
-  s->offer(ms(0), {500, std::nullopt});
-  s->offer(ms(0), {1500, std::nullopt});
-  s->offer(ms(0), {1000, std::nullopt});
+  s->offer({500, std::nullopt});
+  s->offer({1500, std::nullopt});
+  s->offer({1000, std::nullopt});
   auto first = send_due(*s, ms(0));
   ASSERT_EQ(first.size(), 1u);
   EXPECT_EQ(first[0].bytes.size(), 500u);
@@ -47,9 +47,9 @@ TEST(DataSource, OfferedPacketsKeepTheirSizesAndArePacedBySize) {
 
 TEST(DataSource, APacketThatCanNoLongerArriveInTimeIsDroppedNotSent) {
   auto s = offered_cbr();
-  s->offer(ms(0), {1000, ms(0)});   // due now: sent at once (no RTT: no one-way delay known)
-  s->offer(ms(0), {1000, ms(50)});  // its turn comes at 100 ms: too late
-  s->offer(ms(0), {1000, ms(500)});
+  s->offer({1000, ms(0)});   // due now: sent at once (no RTT: no one-way delay known)
+  s->offer({1000, ms(50)});  // its turn comes at 100 ms: too late
+  s->offer({1000, ms(500)});
   EXPECT_EQ(send_due(*s, ms(0)).size(), 1u);
   auto later = send_due(*s, ms(100));
   ASSERT_EQ(later.size(), 1u);
@@ -59,11 +59,20 @@ TEST(DataSource, APacketThatCanNoLongerArriveInTimeIsDroppedNotSent) {
 
 TEST(DataSource, OverTheBoundTheOldestAreDropped) {
   auto s = offered_cbr(2);
-  for (int64_t size : {100, 200, 300, 400, 500}) s->offer(ms(0), {size, std::nullopt});
+  for (int64_t size : {100, 200, 300, 400, 500}) s->offer({size, std::nullopt});
   auto sent = send_due(*s, ms(0));
   ASSERT_EQ(sent.size(), 1u);
   EXPECT_EQ(sent[0].bytes.size(), 400u);  // the freshest two were kept
   EXPECT_EQ(s->source().dropped_over_bound(), 3);
+}
+
+TEST(DataSource, OnlyAnOfferedSourceTakesPackets) {
+  cbr::CbrConfig c;
+  c.rate = Rate::kbps(80);  // greedy: it makes its own data
+  RateSender s(c.sending, std::make_unique<cbr::CbrLaw>(c));
+  EXPECT_FALSE(s.offer({500, std::nullopt}));
+  EXPECT_EQ(send_due(s, ms(0))[0].bytes.size(), 1000u);  // the nominal size, not the refused offer
+  EXPECT_TRUE(offered_cbr()->offer({500, std::nullopt}));
 }
 
 TEST(DataSource, ParametersHaveOneMeaningAndOneRange) {
@@ -112,7 +121,11 @@ TEST(RateSender, RateUpdatesRunOnTheirOwnPeriodAndControlPacketsGoFirst) {
   auto law = std::make_unique<PeriodicLaw>();
   PeriodicLaw& seen = *law;
   RateSender s(c, std::move(law));
-  int controls = 0, data = 0;
+  // At 0 ms both a report and a data packet are due: the report goes first.
+  const auto first_at_zero = s.poll_transmit(ms(0));
+  ASSERT_TRUE(first_at_zero.has_value());
+  EXPECT_EQ(first_at_zero->bytes, std::vector<uint8_t>{0xC0});
+  int controls = 1, data = 0;
   Time now = ms(0);
   for (int i = 0; i < 200; ++i) {
     s.handle_timeout(now);

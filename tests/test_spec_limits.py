@@ -27,7 +27,8 @@ MANET = dict(
 )
 
 
-KNOWN_KINDS = "(known: tfrc, adtfrc, latp, cbr, newreno, vegas, tcp)"  # sim/src/apps/flow_kinds.cc, in order
+# sim/src/apps/flow_kinds.cc, in order
+KNOWN_KINDS = "(known: tfrc, adtfrc, latp, cbr, reno, newreno, freeze-probing, vegas, tcp)"
 
 
 def spec(**changes):

@@ -47,6 +47,8 @@ AREA = Range(1, 1e5, "(1 .. 100000 m)")
 RADIO_RANGE = Range(1, 1e5, "(1 .. 100000 m)")
 SPACING = Range(0, 1e5, "(above 0 .. 100000 m)", lo_open=True)
 COORDINATE = Range(-1e5, 1e5, "(-100000 .. 100000 m)")
+TCP_TIMER = Range(0.001, 600, "(1 ms .. 600 s)")
+CLOCK_GRANULARITY = Range(1e-6, 1, "(1 us .. 1 s)")
 SPEED = Range(0.01, 1000, "(0.01 .. 1000 m/s; model: static for no movement)")
 QUEUE = Range(1, 1e5, "(1 .. 100000 packets)")
 SEED = Range(1, 2**63 - 1, "(1 .. 9223372036854775807)")
@@ -88,12 +90,19 @@ RANGES: dict[str, tuple[str, Range]] = {
     "mobility.speed": ("number", SPEED),
     "mobility.speed.*": ("number", SPEED),
     "mobility.pause": ("duration", TIME),
+    "mobility.waypoints.*.*.0": ("duration", TIME),
+    "mobility.waypoints.*.*.1": ("number", COORDINATE),
+    "mobility.waypoints.*.*.2": ("number", COORDINATE),
     "flows.*.start": ("duration", TIME),
     "flows.*.stop": ("duration", TIME),
     "flows.*.packet_size": ("integer", PACKET_SIZE),
     "flows.*.rate": ("rate", RATE),
     "flows.*.max_window": ("integer", MAX_WINDOW),
     "flows.*.receive_buffer": ("integer", MAX_WINDOW),
+    "flows.*.frozen_timer": ("duration", TCP_TIMER),
+    "flows.*.probe_interval": ("duration", TCP_TIMER),
+    "flows.*.min_rto": ("duration", TCP_TIMER),
+    "flows.*.clock_granularity": ("duration", CLOCK_GRANULARITY),
     "flows.*.params.*": ("param", CORE_PARAM),
     "flows.*.receiver_params.*": ("param", CORE_PARAM),
     "latp_agent.*": ("agent", CORE_PARAM),
@@ -270,6 +279,8 @@ def check_spec(spec: Any) -> None:
 
 
 def _dotted(parts: list[str]) -> str:
+    if parts[:2] == ["mobility", "waypoints"] and len(parts) == 5:
+        return f"mobility.waypoints.{parts[2]}[{parts[3]}]"  # spec.cc names the waypoint, not the coordinate
     out = ""
     for p in parts:
         out = f"{out}[{p}]" if p.isdigit() and out else _key(out, p)

@@ -16,6 +16,7 @@
 #include "measurement/loss_oracle.h"
 #include "network/random_pairs.h"
 #include "network/scenario.h"
+#include "tcp/elfn_notices.h"
 
 namespace mantra::sim {
 namespace {
@@ -27,7 +28,8 @@ struct FlowRuntime {
   bool elastic = true;
 };
 
-FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint32_t index, LossOracle& oracle) {
+FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint32_t index, LossOracle& oracle,
+                        ElfnNotices* elfn) {
   FlowRuntime rt;
   rt.metrics = std::make_unique<FlowMetrics>(f, spec.interval_s, spec.smoothness_window_s, spec.measure_from_s,
                                              spec.measure_to_s);
@@ -35,7 +37,8 @@ FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint32
   if (sender_kind.tcp()) rt.clock = std::make_unique<SegmentClock>();
   const FlowKind& receiver_kind = f.receiver.empty() ? sender_kind : *find_flow_kind(f.receiver);
   rt.elastic = sender_kind.elastic;
-  const FlowContext context{f, index, flow_port(index), s.addresses[f.dst], rt.metrics.get(), &oracle, rt.clock.get()};
+  const FlowContext context{f,   index, flow_port(index), s.addresses[f.dst], rt.metrics.get(), &oracle, rt.clock.get(),
+                            elfn};
   rt.sender = make_sender_app(sender_kind, context);
   rt.receiver = make_receiver_app(receiver_kind, context);
   s.nodes.Get(f.src)->AddApplication(rt.sender);
@@ -45,6 +48,22 @@ FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint32
   rt.receiver->SetStartTime(ns3::Seconds(0));
   rt.receiver->SetStopTime(ns3::Seconds(spec.duration_s));
   return rt;
+}
+
+// Every hop_sampling seconds, each active flow's path length on the
+// unit-disk graph of the positions of that moment (random_pairs.h).
+void sample_hops(const Spec& spec, Scenario& s, std::vector<FlowRuntime>& flows) {
+  for (double t = 0; t < spec.duration_s; t += spec.hop_sampling_s) {
+    ns3::Simulator::Schedule(ns3::Seconds(t), [&spec, &s, &flows, t] {
+      const auto neighbours = unit_disk_neighbours(s, spec.radio.rx_range_m);
+      for (FlowRuntime& rt : flows) {
+        const FlowSpec& f = rt.metrics->flow();
+        if (t < f.start_s || t > f.stop_s) continue;
+        const int hops = hop_distances(neighbours, f.src)[static_cast<size_t>(f.dst)];
+        rt.metrics->on_hop_sample(hops >= 0 ? std::optional<int>(hops) : std::nullopt);
+      }
+    });
+  }
 }
 
 // Per-flow metrics averaged over the non-CBR flows (the LATP paper's Table 2
@@ -93,10 +112,17 @@ nlohmann::json run_simulation(const Spec& spec) {
     ns3::Simulator::Run();
   }
   const std::vector<FlowSpec> drawn = draw_random_pairs(spec, scenario);
+  // ELFN's notices: the MAC of every node watches for them once any flow asks.
+  std::unique_ptr<ElfnNotices> elfn;
+  if (std::any_of(drawn.begin(), drawn.end(), [](const FlowSpec& f) { return f.tcp.elfn; })) {
+    elfn = std::make_unique<ElfnNotices>();
+    elfn->install(scenario.nodes);
+  }
   std::vector<FlowRuntime> flows;
   for (size_t i = 0; i < drawn.size(); ++i) {
-    flows.push_back(attach_flow(spec, scenario, drawn[i], static_cast<uint32_t>(i), oracle));
+    flows.push_back(attach_flow(spec, scenario, drawn[i], static_cast<uint32_t>(i), oracle, elfn.get()));
   }
+  if (spec.hop_sampling_s > 0 && spec.topology.kind != TopologyKind::kP2p) sample_hops(spec, scenario, flows);
   ns3::Simulator::Stop(ns3::Seconds(spec.duration_s));
   ns3::Simulator::Run();
   const uint64_t events = ns3::Simulator::GetEventCount();
@@ -126,7 +152,10 @@ nlohmann::json run_simulation(const Spec& spec) {
   int64_t ifq_total = 0;
   for (int64_t d : scenario.drops.ifq_per_node) ifq_total += d;
   result["drops"] = {
-      {"ifq", ifq_total}, {"mac_retry", scenario.drops.mac_retry}, {"no_route", scenario.drops.no_route}};
+      {"ifq", ifq_total},
+      {"mac_retry", scenario.drops.mac_retry},
+      {"no_route", scenario.drops.no_route},
+      {"channel_error", scenario.drops.channel_error}};
   if (agents) result["latp_agents"] = agents->summary();
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result["provenance"] = {{"commit", kMantraCommit},

@@ -28,7 +28,7 @@ inline TwoNodeNet two_node_net(double distance_m, const RadioSpec& radio) {
   MobilityHelper mobility;
   mobility.SetPositionAllocator(positions);
   mobility.Install(net.nodes);
-  net.devices = install_radio(radio, 0.0, net.nodes, 0);
+  net.devices = install_radio(radio, ChannelErrorSpec{}, nullptr, net.nodes, 0);
   InternetStackHelper internet;
   internet.Install(net.nodes);
   Ipv4AddressHelper ip;

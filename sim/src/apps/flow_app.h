@@ -15,6 +15,7 @@
 namespace mantra::sim {
 
 class LossOracle;
+class ElfnNotices;
 
 // Latest transmission time of each TCP sequence number, shared by a TCP
 // flow's source and sink (the sink's delay measurement).
@@ -31,6 +32,7 @@ struct FlowContext {
   FlowMetrics* metrics = nullptr;  // the flow's one measurement, fed by both sides
   LossOracle* oracle = nullptr;
   SegmentClock* clock = nullptr;  // TCP flows only
+  ElfnNotices* elfn = nullptr;    // TCP flows with elfn
 };
 
 class FlowApp : public ns3::Application {

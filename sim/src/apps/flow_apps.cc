@@ -28,7 +28,7 @@ ns3::Ptr<FlowApp> core_app(const FlowKind& kind, const FlowContext& c, EndpointA
 }  // namespace
 
 ns3::Ptr<FlowApp> make_sender_app(const FlowKind& kind, const FlowContext& context) {
-  if (kind.tcp()) return ns3::CreateObject<TcpSourceApp>(context, kind.tcp_congestion_type);
+  if (kind.tcp()) return ns3::CreateObject<TcpSourceApp>(context, kind);
   return core_app(kind, context, EndpointApp::Role::kSender);
 }
 

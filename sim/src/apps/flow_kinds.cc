@@ -26,8 +26,16 @@ std::vector<FlowKind> make_kinds() {
     k.tcp_congestion_type = std::move(congestion_type);
     return k;
   };
-  kinds.push_back(tcp_kind("newreno", "ns3::TcpNewReno"));  // RFC 6582, ns-2's Newreno agent
-  kinds.push_back(tcp_kind("vegas", "ns3::TcpVegas"));      // Brakmo & Peterson, alpha 2, beta 4, gamma 1
+  FlowKind reno = tcp_kind("reno", "ns3::TcpNewReno");  // RFC 2001's Reno: NewReno's window growth, Reno's recovery
+  reno.tcp_reno = reno.tcp_takes_elfn = true;
+  kinds.push_back(reno);
+  FlowKind newreno = tcp_kind("newreno", "ns3::TcpNewReno");  // RFC 6582, ns-2's Newreno agent
+  newreno.tcp_takes_elfn = true;
+  kinds.push_back(newreno);
+  FlowKind freeze_probing = tcp_kind("freeze-probing", "ns3::TcpNewReno");  // Wang & Fan 2005, on Reno's window
+  freeze_probing.tcp_freeze_probing = true;
+  kinds.push_back(freeze_probing);
+  kinds.push_back(tcp_kind("vegas", "ns3::TcpVegas"));  // Brakmo & Peterson, alpha 2, beta 4, gamma 1
   FlowKind tcp = tcp_kind("tcp", "");
   tcp.alias_of = "newreno";  // the name of the specs written before the variants
   kinds.push_back(tcp);

@@ -28,6 +28,9 @@ struct FlowKind {
   std::string alias_of;             // empty, or the kind this name stands for ("tcp" -> "newreno")
   bool takes_rate = false;          // cbr: a fixed rate, required
   bool elastic = true;              // adapts its rate: counted in fairness and flow means
+  bool tcp_reno = false;            // kTcp: fast recovery ends on the first new ACK (true Reno)
+  bool tcp_freeze_probing = false;  // kTcp: Freeze-Probing's freeze on its own losses
+  bool tcp_takes_elfn = false;      // kTcp: the elfn modifier composes with it
 
   bool tcp() const { return transport == Transport::kTcp; }
 };

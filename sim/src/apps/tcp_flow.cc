@@ -2,26 +2,56 @@
 
 #include <ns3/core-module.h>
 #include <ns3/inet-socket-address.h>
+#include <ns3/ipv4.h>
 #include <ns3/tcp-congestion-ops.h>
 #include <ns3/tcp-recovery-ops.h>
 #include <ns3/tcp-socket-factory.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "apps/tcp_window_cap.h"
+#include "tcp/elfn_notices.h"
+#include "tcp/tcp_flow_tag.h"
 
 namespace mantra::sim {
 
 namespace {
 
-// What varies per flow: the segment size, the congestion control with ns-2's
-// window cap, and the recovery (classic: ns-2's; ns-3's default is PRR).
+// What varies per flow: the segment size, the timer settings, the congestion
+// control with ns-2's window cap, and the recovery (classic: ns-2's; ns-3's
+// default is PRR).
 void configure_flow_socket(ns3::Ptr<ns3::Socket> socket, const FlowSpec& flow, const std::string& congestion_type) {
   using namespace ns3;
   auto tcp = DynamicCast<TcpSocketBase>(socket);
   tcp->SetAttribute("SegmentSize", UintegerValue(static_cast<uint32_t>(flow.packet_size)));
+  tcp->SetAttribute("MinRto", TimeValue(Seconds(flow.tcp.min_rto_s)));
+  tcp->SetAttribute("ClockGranularity", TimeValue(Seconds(flow.tcp.clock_granularity_s)));
   ObjectFactory congestion(congestion_type);
   tcp->SetCongestionControlAlgorithm(
       CreateObject<TcpWindowCap>(congestion.Create<TcpCongestionOps>(), static_cast<uint32_t>(flow.max_window)));
   tcp->SetRecoveryAlgorithm(CreateObject<TcpClassicRecovery>());
+}
+
+TcpVariantOptions variant_options(const FlowKind& kind, const FlowSpec& flow, uint32_t index) {
+  TcpVariantOptions o;
+  o.flow = index;
+  o.reno = kind.tcp_reno;
+  if (kind.tcp_freeze_probing) {
+    FreezeConfig c;
+    c.trigger = FreezeTrigger::kLoss;
+    c.frozen_timer_s = flow.tcp.frozen_timer_s;
+    c.probe_interval_s = flow.tcp.probe_interval_s;
+    c.halve = flow.tcp.halve_on_resume == "after_probing" ? HalveOnResume::kAfterProbing : HalveOnResume::kBoth;
+    o.freeze = c;
+  } else if (flow.tcp.elfn) {
+    FreezeConfig c;
+    c.trigger = FreezeTrigger::kNotice;
+    c.frozen_timer_s = c.probe_interval_s = flow.tcp.probe_interval_s;
+    c.halve = HalveOnResume::kNever;
+    o.freeze = c;
+  }
+  return o;
 }
 
 }  // namespace
@@ -41,24 +71,98 @@ void configure_tcp_defaults() {
   Config::SetDefault("ns3::TcpSocket::ConnCount", UintegerValue(1000));
 }
 
-TcpSourceApp::TcpSourceApp(const FlowContext& context, std::string congestion_type)
+TcpSourceApp::TcpSourceApp(const FlowContext& context, const FlowKind& kind)
     : peer_(context.destination),
       port_(context.port),
       flow_(context.flow),
+      index_(context.index),
       metrics_(context.metrics),
       clock_(context.clock),
-      congestion_type_(std::move(congestion_type)) {}
+      elfn_(context.elfn),
+      kind_(kind) {}
 
-void TcpSourceApp::report(FlowMetrics& metrics, nlohmann::json&) {
-  metrics.set_diagnostics("sender", {{"gave_up", gave_up_ ? 1.0 : 0.0}});
+namespace {
+
+// The Freeze-Probing paper's model (section 4): TotalBytes = min(W_max/RTT,
+// (1/RTT) sqrt(3 / (2 N_cycle))) (T_total - n T0) PacketSize, with RTT the
+// mean of the sender's samples, N_cycle its NORMAL -> FROZEN entries and n
+// its T_frozen and T_probe expiries, all counted in the run. N_cycle read as
+// the paper names it (a count) and as the place it takes in Padhye et al.'s
+// model (a probability: cycles per packet sent). The simulated TotalBytes is
+// what the flow sent (the paper's "throughput": the bandwidth it takes);
+// the ratio to what it delivered is given too.
+nlohmann::json freeze_model(const FlowSpec& flow, const FlowMetrics& metrics, const FreezeCounters& c,
+                            double rtt_mean_s) {
+  const double w_max = flow.max_window, size = flow.packet_size;
+  const double t_total = flow.stop_s - flow.start_s, t0 = flow.tcp.frozen_timer_s;
+  const double cycles = static_cast<double>(c.loss_freezes);
+  const double active = std::max(0.0, t_total - static_cast<double>(c.timer_expiries) * t0);
+  const auto total_bytes = [&](double n_cycle) {
+    const double window_bound = w_max / rtt_mean_s;
+    const double loss_bound = n_cycle > 0 ? std::sqrt(3.0 / (2.0 * n_cycle)) / rtt_mean_s : window_bound;
+    return std::min(window_bound, loss_bound) * active * size;
+  };
+  const double sent = static_cast<double>(metrics.sent_bytes());
+  const double delivered = static_cast<double>(metrics.delivered_bytes());
+  const double by_count = total_bytes(cycles);
+  const double packets = static_cast<double>(metrics.sent_packets());
+  const double by_probability = total_bytes(packets > 0 ? cycles / packets : 0);
+  const auto ratio = [](double a, double b) { return b > 0 ? nlohmann::json(a / b) : nlohmann::json(nullptr); };
+  return {{"rtt_s", rtt_mean_s},
+          {"n_cycle", c.loss_freezes},
+          {"n_t0", c.timer_expiries},
+          {"total_bytes_count", by_count},
+          {"total_bytes_probability", by_probability},
+          {"ratio_count", ratio(by_count, sent)},
+          {"ratio_probability", ratio(by_probability, sent)},
+          {"ratio_count_delivered", ratio(by_count, delivered)},
+          {"ratio_probability_delivered", ratio(by_probability, delivered)}};
+}
+
+}  // namespace
+
+void TcpSourceApp::report(FlowMetrics& metrics, nlohmann::json& extra) {
+  std::vector<std::pair<std::string, double>> d{{"gave_up", gave_up_ ? 1.0 : 0.0}};
+  if (socket_) {
+    d.emplace_back("rtt_samples", static_cast<double>(socket_->rtt_samples()));
+    if (socket_->rtt_samples() > 0) d.emplace_back("rtt_mean_s", socket_->rtt_sum_s() / socket_->rtt_samples());
+    if (const FreezeMachine* m = socket_->freeze_machine()) {
+      const FreezeCounters c = m->counters(ns3::Simulator::Now().GetSeconds());
+      d.insert(d.end(), {{"loss_freezes", static_cast<double>(c.loss_freezes)},
+                         {"rto_freezes", static_cast<double>(c.rto_freezes)},
+                         {"notice_freezes", static_cast<double>(c.notice_freezes)},
+                         {"notices_ignored", static_cast<double>(c.notices_ignored)},
+                         {"timer_expiries", static_cast<double>(c.timer_expiries)},
+                         {"probes", static_cast<double>(c.probes)},
+                         {"resumes_from_frozen", static_cast<double>(c.resumes_from_frozen)},
+                         {"resumes_from_probing", static_cast<double>(c.resumes_from_probing)},
+                         {"acks_ignored", static_cast<double>(c.acks_ignored)},
+                         {"frozen_s", c.frozen_s}});
+      if (kind_.tcp_freeze_probing && socket_->rtt_samples() > 0) {
+        extra["freeze_model"] =
+            freeze_model(flow_, metrics, c, socket_->rtt_sum_s() / static_cast<double>(socket_->rtt_samples()));
+      }
+    }
+  }
+  if (elfn_ && flow_.tcp.elfn) {
+    const ElfnNotices::FlowCounts n = elfn_->counts(index_);
+    d.insert(d.end(), {{"elfn_notices_sent", static_cast<double>(n.sent)},
+                       {"elfn_notices_delivered", static_cast<double>(n.delivered)}});
+  }
+  metrics.set_diagnostics("sender", std::move(d));
 }
 
 void TcpSourceApp::StartApplication() {
   using namespace ns3;
-  socket_ = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-  configure_flow_socket(socket_, flow_, congestion_type_);
+  socket_ = VariantTcpSocket::create(GetNode());
+  configure_flow_socket(socket_, flow_, kind_.tcp_congestion_type);
+  socket_->set_options(variant_options(kind_, flow_, index_));
   socket_->TraceConnectWithoutContext("Tx", MakeCallback(&TcpSourceApp::OnTx, this));
   socket_->Bind();
+  if (elfn_ && flow_.tcp.elfn) {
+    elfn_->register_source(index_, GetNode()->GetId(), GetNode()->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal(),
+                           socket_);
+  }
   socket_->Connect(InetSocketAddress(peer_, port_));
   socket_->SetSendCallback(MakeCallback(&TcpSourceApp::Fill, this));
   socket_->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(), MakeCallback(&TcpSourceApp::OnError, this));
@@ -76,7 +180,13 @@ void TcpSourceApp::StopApplication() {
 void TcpSourceApp::Fill(ns3::Ptr<ns3::Socket> socket, uint32_t available) {
   // A greedy source: keep the send buffer full.
   while (available >= static_cast<uint32_t>(flow_.packet_size)) {
-    if (socket->Send(ns3::Create<ns3::Packet>(flow_.packet_size)) < 0) break;
+    ns3::Ptr<ns3::Packet> data = ns3::Create<ns3::Packet>(flow_.packet_size);
+    if (flow_.tcp.elfn) {  // for the ELFN notifier on the way
+      TcpFlowTag tag;
+      tag.flow = index_;
+      data->AddByteTag(tag);
+    }
+    if (socket->Send(data) < 0) break;
     available = socket->GetTxAvailable();
   }
 }
@@ -129,6 +239,8 @@ void TcpSinkApp::OnReceive(ns3::Ptr<ns3::Socket> socket) {
 
 void TcpSinkApp::OnRx(ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h, ns3::Ptr<const ns3::TcpSocketBase>) {
   if (p->GetSize() == 0) return;
+  TcpFlowTag tag;
+  if (p->FindFirstMatchingByteTag(tag) && tag.probe) return;  // a freeze probe: not data
   // A segment re-cut on retransmission starts at a sequence number never
   // sent before: it arrives, but has no transmission time to measure from.
   auto it = clock_->sent_ns.find(h.GetSequenceNumber().GetValue());

@@ -1,11 +1,14 @@
 // A TCP flow: one of ns-3's congestion controls (the flow kind's: NewReno,
 // Vegas, ...) on sockets of its own, with the flow's segment size
 // (`packet_size`), its window capped at `max_window` segments (ns-2's
-// window_, TcpWindowCap) and classic (RFC 6582) recovery; every TCP socket
-// of the run has ns-2-like settings (no SACK, no timestamps, no window
-// scaling, one ACK per segment, initial window 1, 200 ms minimum RTO, no
-// abort after six retries). A greedy source, and a sink whose receive buffer
-// is `receive_buffer` segments when given.
+// window_, TcpWindowCap), classic (RFC 6582) recovery, and the flow's
+// `min_rto` and `clock_granularity`; every TCP socket of the run has
+// ns-2-like settings (no SACK, no timestamps, no window scaling, one ACK per
+// segment, initial window 1, no abort after six retries; docs/protocols/reno.md
+// has the table). The source's socket is a VariantTcpSocket: true Reno,
+// Freeze-Probing and ELFN are its options (tcp/variant_tcp_socket.h). A
+// greedy source, and a sink whose receive buffer is `receive_buffer`
+// segments when given.
 //
 // Measurement: every data segment the source's TCP transmits (retransmissions
 // included) counts as sent; every data segment reaching the sink's TCP counts
@@ -23,7 +26,9 @@
 #include <vector>
 
 #include "apps/flow_app.h"
+#include "apps/flow_kinds.h"
 #include "measurement/flow_metrics.h"
+#include "tcp/variant_tcp_socket.h"
 
 namespace mantra::sim {
 
@@ -32,8 +37,7 @@ void configure_tcp_defaults();
 
 class TcpSourceApp : public FlowApp {
  public:
-  // `congestion_type`: the ns-3 TypeId name of the congestion control.
-  TcpSourceApp(const FlowContext& context, std::string congestion_type);
+  TcpSourceApp(const FlowContext& context, const FlowKind& kind);
   // True when ns-3 closed the connection on an error (retries exhausted).
   bool gave_up() const { return gave_up_; }
   void report(FlowMetrics& metrics, nlohmann::json& extra) override;
@@ -48,10 +52,12 @@ class TcpSourceApp : public FlowApp {
   ns3::Ipv4Address peer_;
   uint16_t port_;
   FlowSpec flow_;
+  uint32_t index_;
   FlowMetrics* metrics_;
   SegmentClock* clock_;
-  std::string congestion_type_;
-  ns3::Ptr<ns3::Socket> socket_;
+  ElfnNotices* elfn_;
+  FlowKind kind_;
+  ns3::Ptr<VariantTcpSocket> socket_;
   bool gave_up_ = false;
 };
 

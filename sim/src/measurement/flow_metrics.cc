@@ -54,7 +54,23 @@ void FlowMetrics::on_duplicate(double now_s) {
 
 void FlowMetrics::on_goodput(double now_s, int64_t bytes) {
   if (size_t b = bin(now_s); b < rx_bytes_.size()) rx_bytes_[b] += bytes;
-  if (measured(now_s)) goodput_bytes_ += bytes;
+  if (!measured(now_s)) return;
+  goodput_bytes_ += bytes;
+  const double gap = now_s - last_goodput_s_.value_or(from_s_);
+  if (gap > longest_stall_s_) {
+    longest_stall_s_ = gap;
+    longest_stall_end_s_ = now_s;
+  }
+  last_goodput_s_ = now_s;
+}
+
+void FlowMetrics::on_hop_sample(std::optional<int> hops) {
+  ++hop_samples_;
+  if (hops) {
+    hop_sum_ += *hops;
+  } else {
+    ++hop_samples_unreachable_;
+  }
 }
 
 void FlowMetrics::set_diagnostics(std::string side, std::vector<std::pair<std::string, double>> values) {
@@ -98,6 +114,10 @@ nlohmann::json FlowMetrics::summary() const {
   j["sent_bytes"] = sent_bytes_;
   j["delivered_bytes"] = goodput_bytes_;
   j["throughput_kbps"] = throughput_kbps();
+  const double tail = to_s_ - last_goodput_s_.value_or(from_s_);
+  j["stall"] = tail > longest_stall_s_
+                   ? nlohmann::json{{"longest_s", tail}, {"ends_s", to_s_}}
+                   : nlohmann::json{{"longest_s", longest_stall_s_}, {"ends_s", longest_stall_end_s_}};
   // Delay statistics are undefined (null) without arrivals, jitter without two.
   j["delay_ms"] = {{"mean", nullptr}, {"p50", nullptr}, {"p95", nullptr}};
   j["delay_cdf_ms"] = nlohmann::json::array();
@@ -119,6 +139,12 @@ nlohmann::json FlowMetrics::summary() const {
                  ? std::max(0.0, 1.0 - static_cast<double>(arrivals_) / static_cast<double>(sent_packets_))
                  : 0.0;
   j["smoothness"] = smoothness();
+  if (hop_samples_ > 0) {
+    const int64_t reachable = hop_samples_ - hop_samples_unreachable_;
+    j["path_hops"] = {{"mean", reachable > 0 ? nlohmann::json(static_cast<double>(hop_sum_) / reachable) : nullptr},
+                      {"unreachable_share", static_cast<double>(hop_samples_unreachable_) / hop_samples_},
+                      {"samples", hop_samples_}};
+  }
   nlohmann::json t = nlohmann::json::array(), rx = nlohmann::json::array(), tx = nlohmann::json::array();
   for (size_t i = 0; i < rx_bytes_.size(); ++i) {
     const double end = std::min(flow_.start_s + (i + 1) * interval_s_, flow_.stop_s);

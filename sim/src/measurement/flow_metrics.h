@@ -40,8 +40,13 @@ class FlowMetrics {
   // as DSR may deliver one packet twice); it counts nowhere else.
   void on_duplicate(double now_s);
   void set_diagnostics(std::string side, std::vector<std::pair<std::string, double>> values);
+  // A sample of the flow's path length on the unit-disk graph (nullopt: no path).
+  void on_hop_sample(std::optional<int> hops);
 
   double throughput_kbps() const;
+  int64_t sent_packets() const { return sent_packets_; }
+  int64_t sent_bytes() const { return sent_bytes_; }
+  int64_t delivered_bytes() const { return goodput_bytes_; }
   const FlowSpec& flow() const { return flow_; }
   nlohmann::json summary() const;
 
@@ -59,10 +64,15 @@ class FlowMetrics {
   int64_t arrivals_ = 0;
   int64_t duplicates_ = 0;
   int64_t goodput_bytes_ = 0;
+  // The longest time in the window without goodput (a stall, as a video
+  // player sees it), and when it ended: the delivery after it, or the window's end.
+  std::optional<double> last_goodput_s_;
+  double longest_stall_s_ = 0, longest_stall_end_s_ = 0;
   std::vector<double> delays_s_;   // in arrival order
   std::vector<int64_t> rx_bytes_;  // goodput per interval of the active period
   std::vector<int64_t> tx_bytes_;  // bytes sent per interval
   nlohmann::json diagnostics_ = nlohmann::json::object();
+  int64_t hop_samples_ = 0, hop_samples_unreachable_ = 0, hop_sum_ = 0;
 };
 
 // Jain's fairness index (sum x)^2 / (n sum x^2); 1 for a single flow.

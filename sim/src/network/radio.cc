@@ -7,8 +7,10 @@
 #include <ns3/propagation-loss-model.h>
 #include <ns3/wifi-module.h>
 
+#include <algorithm>
 #include <cmath>
 
+#include "network/channel_error.h"
 #include "network/ns2_wifi_manager.h"
 
 namespace mantra::sim {
@@ -42,8 +44,8 @@ double preset_rx_power_dbm(double distance_m) {
   return model->CalcRxPower(tx_power_dbm(), a, b);
 }
 
-ns3::NetDeviceContainer install_radio(const RadioSpec& radio, double channel_error, ns3::NodeContainer& nodes,
-                                      int64_t stream) {
+ns3::NetDeviceContainer install_radio(const RadioSpec& radio, const ChannelErrorSpec& channel_error,
+                                      int64_t* channel_error_drops, ns3::NodeContainer& nodes, int64_t stream) {
   using namespace ns3;
   const double rx_threshold_dbm = preset_rx_power_dbm(radio.rx_range_m);
   const double cs_threshold_dbm = preset_rx_power_dbm(radio.cs_range_m);
@@ -86,17 +88,9 @@ ns3::NetDeviceContainer install_radio(const RadioSpec& radio, double channel_err
   NetDeviceContainer devices = wifi.Install(phy, mac, nodes);
   stream += wifi.AssignStreams(devices, stream);
 
-  if (channel_error > 0) {
-    // One error model per receiving PHY, hitting every frame as ns-2's
-    // IncomingErrProc does; a hit fails the reception, so the MAC retries.
-    for (uint32_t i = 0; i < devices.GetN(); ++i) {
-      auto em = CreateObject<RateErrorModel>();
-      em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
-      em->SetAttribute("ErrorRate", DoubleValue(channel_error));
-      em->AssignStreams(stream++);
-      DynamicCast<WifiNetDevice>(devices.Get(i))->GetPhy()->SetPostReceptionErrorModel(em);
-    }
-  }
+  // A frame the error hits: between the two thresholds (sensed, not decoded).
+  const double hit_dbm = std::min(rx_threshold_dbm - 1.0, (rx_threshold_dbm + cs_threshold_dbm) / 2);
+  install_channel_error(channel_error, devices, hit_dbm, stream, channel_error_drops);
   return devices;
 }
 

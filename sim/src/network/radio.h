@@ -19,10 +19,10 @@ namespace mantra::sim {
 // preset's own propagation model: the thresholds are this at the ranges.
 double preset_rx_power_dbm(double distance_m);
 
-// Installs Wi-Fi ad hoc devices with `radio` on `nodes`. channel_error is the
-// per-frame reception error probability (MAC retries still apply). Random
-// streams are assigned from `stream` on; returns the devices.
-ns3::NetDeviceContainer install_radio(const RadioSpec& radio, double channel_error, ns3::NodeContainer& nodes,
-                                      int64_t stream);
+// Installs Wi-Fi ad hoc devices with `radio` on `nodes`, with the channel
+// error of channel_error.h (its hits counted in `channel_error_drops`).
+// Random streams are assigned from `stream` on; returns the devices.
+ns3::NetDeviceContainer install_radio(const RadioSpec& radio, const ChannelErrorSpec& channel_error,
+                                      int64_t* channel_error_drops, ns3::NodeContainer& nodes, int64_t stream);
 
 }  // namespace mantra::sim

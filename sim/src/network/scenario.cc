@@ -25,21 +25,36 @@ constexpr int64_t kRadioStreams = streams::kRadio;
 constexpr int64_t kRoutingStreams = streams::kRouting;
 constexpr int64_t kWiredStreams = streams::kWired;
 
-void place_nodes(const Spec& spec, NodeContainer& nodes) {
+// Positions (or random motion) for every node no script moves.
+void place_unscripted(const Spec& spec, NodeContainer& nodes) {
+  const auto scripted = [&](uint32_t i) { return spec.mobility.scripted(static_cast<int>(i)); };
+  // Nodes first..first+at.size()-1 stand at `at` through `helper`, each
+  // unless a script moves it.
+  const auto stand = [&](MobilityHelper& helper, uint32_t first, const std::vector<Vector>& at) {
+    auto positions = CreateObject<ListPositionAllocator>();
+    NodeContainer standing;
+    for (uint32_t k = 0; k < at.size(); ++k) {
+      if (scripted(first + k)) continue;
+      positions->Add(at[k]);
+      standing.Add(nodes.Get(first + k));
+    }
+    helper.SetPositionAllocator(positions);
+    helper.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    helper.Install(standing);
+  };
   const TopologySpec& t = spec.topology;
   MobilityHelper fixed;
-  auto positions = CreateObject<ListPositionAllocator>();
-  for (const auto& [px, py] : t.positions) positions->Add(Vector(px, py, 0));
+  std::vector<Vector> at;
+  for (const auto& [px, py] : t.positions) at.emplace_back(px, py, 0);
   if (t.kind == TopologyKind::kManet) {
-    // Nodes 0..k-1 stand where `fixed` puts them; the others are placed (or
+    // Nodes 0..k-1 stand where the spec puts them; the others are placed (or
     // move) at random over the area.
+    stand(fixed, 0, at);
+    const auto first_free = static_cast<uint32_t>(t.positions.size());
     NodeContainer free_nodes;
-    for (uint32_t i = static_cast<uint32_t>(t.positions.size()); i < nodes.GetN(); ++i) free_nodes.Add(nodes.Get(i));
-    NodeContainer fixed_nodes;
-    for (uint32_t i = 0; i < t.positions.size(); ++i) fixed_nodes.Add(nodes.Get(i));
-    fixed.SetPositionAllocator(positions);
-    fixed.SetMobilityModel("ns3::ConstantPositionMobilityModel");
-    fixed.Install(fixed_nodes);
+    for (uint32_t i = first_free; i < nodes.GetN(); ++i) {
+      if (!scripted(i)) free_nodes.Add(nodes.Get(i));
+    }
     MobilityHelper mobility;
     if (spec.mobility.model == "rwp") {
       // Steady-state random waypoint (Navidi & Camp): positions, speeds and
@@ -54,29 +69,46 @@ void place_nodes(const Spec& spec, NodeContainer& nodes) {
       mobility.AssignStreams(free_nodes, kMobilityStreams);
       return;
     }
-    auto random_positions = CreateObject<ListPositionAllocator>();
+    // Every free node's place is drawn, scripted or not, so a script on one
+    // node leaves the others where they were.
     auto x = CreateObject<UniformRandomVariable>();
     auto y = CreateObject<UniformRandomVariable>();
     x->SetStream(kMobilityStreams);
     y->SetStream(kMobilityStreams + 1);
-    for (uint32_t i = 0; i < free_nodes.GetN(); ++i) {
-      random_positions->Add(Vector(x->GetValue(0, t.width_m), y->GetValue(0, t.height_m), 0));
+    std::vector<Vector> drawn;
+    for (uint32_t i = first_free; i < nodes.GetN(); ++i) {
+      drawn.emplace_back(x->GetValue(0, t.width_m), y->GetValue(0, t.height_m), 0);
     }
-    mobility.SetPositionAllocator(random_positions);
-    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
-    mobility.Install(free_nodes);
+    stand(mobility, first_free, drawn);
     return;
   }
   if (t.kind == TopologyKind::kGrid) {
     for (int r = 0; r < t.rows; ++r) {
-      for (int c = 0; c < t.cols; ++c) positions->Add(Vector(c * t.spacing_m, r * t.spacing_m, 0));
+      for (int c = 0; c < t.cols; ++c) at.emplace_back(c * t.spacing_m, r * t.spacing_m, 0);
     }
   } else if (t.kind != TopologyKind::kPositions) {  // chain, and the wired line (positions unused)
-    for (int i = 0; i <= t.hops; ++i) positions->Add(Vector(i * t.spacing_m, 0, 0));
+    for (int i = 0; i <= t.hops; ++i) at.emplace_back(i * t.spacing_m, 0, 0);
   }
-  fixed.SetPositionAllocator(positions);
-  fixed.SetMobilityModel("ns3::ConstantPositionMobilityModel");
-  fixed.Install(nodes);
+  stand(fixed, 0, at);
+}
+
+// The nodes a script moves: straight legs between the spec's waypoints
+// (ns-3's WaypointMobilityModel), or an ns-2 movement file replayed by ns-3's
+// Ns2MobilityHelper on the nodes it names.
+void place_scripted(const Spec& spec, NodeContainer& nodes) {
+  const MobilitySpec& m = spec.mobility;
+  if (m.model == "waypoints") {
+    for (const auto& [node, points] : m.waypoints) {
+      auto model = CreateObject<WaypointMobilityModel>();
+      model->SetPosition(Vector(points.front().x_m, points.front().y_m, 0));  // until the first waypoint
+      for (const Waypoint& w : points) model->AddWaypoint(ns3::Waypoint(Seconds(w.t_s), Vector(w.x_m, w.y_m, 0)));
+      nodes.Get(static_cast<uint32_t>(node))->AggregateObject(model);
+    }
+  } else if (m.model == "ns2") {
+    // The helper reads $node_(i) as the i-th node of the range it is given:
+    // all of them, in id order. It moves only those the file names.
+    Ns2MobilityHelper(m.ns2_file).Install(nodes.Begin(), nodes.End());
+  }
 }
 
 // `queue_disc`: ns3::FifoQueueDisc, or mantra::LatpQueueDisc (the same
@@ -102,14 +134,33 @@ void count_queue_drops(NetDeviceContainer& devices, Scenario& s) {
   }
 }
 
+// Static routes along a chain: node i reaches every node beyond it through
+// i + 1 and every node before it through i - 1. No route discovery and no
+// route errors: a broken link only loses what the MAC gives up on.
+void add_chain_routes(Scenario& s) {
+  Ipv4StaticRoutingHelper helper;
+  const uint32_t n = s.nodes.GetN();
+  for (uint32_t i = 0; i < n; ++i) {
+    Ptr<Ipv4StaticRouting> routes = helper.GetStaticRouting(s.nodes.Get(i)->GetObject<Ipv4>());
+    for (uint32_t j = 0; j < n; ++j) {
+      if (j == i) continue;
+      const uint32_t next = j > i ? i + 1 : i - 1;
+      routes->AddHostRouteTo(s.addresses[j], s.addresses[next], 1);
+    }
+  }
+}
+
 void build_wireless(const Spec& spec, Scenario& s) {
-  NetDeviceContainer devices = install_radio(spec.radio, spec.channel_error, s.nodes, kRadioStreams);
+  NetDeviceContainer devices =
+      install_radio(spec.radio, spec.channel_error, &s.drops.channel_error, s.nodes, kRadioStreams);
   InternetStackHelper internet;
   if (spec.routing == "aodv") {
     AodvHelper aodv;  // hellos on: one-way UDP needs them to see first-hop breaks
     internet.SetRoutingHelper(aodv);
     internet.Install(s.nodes);
     aodv.AssignStreams(s.nodes, kRoutingStreams);
+  } else if (spec.routing == "static") {  // a chain: routes set below, once addresses exist
+    internet.Install(s.nodes);
   } else {  // dsr
     // ns-3's DSR link acknowledgements are an oracle (the receiver cancels the
     // sender's timer directly) that resends copies after 100 ms of IFQ backlog;
@@ -136,6 +187,7 @@ void build_wireless(const Spec& spec, Scenario& s) {
   ip.SetBase("10.0.0.0", "255.255.0.0");
   Ipv4InterfaceContainer ifaces = ip.Assign(devices);
   for (uint32_t i = 0; i < ifaces.GetN(); ++i) s.addresses.push_back(ifaces.GetAddress(i));
+  if (spec.routing == "static") add_chain_routes(s);
 }
 
 void build_wired(const Spec& spec, Scenario& s) {
@@ -191,7 +243,8 @@ void build_scenario(const Spec& spec, Scenario& s) {
   configure_tcp_defaults();
   s.nodes.Create(static_cast<uint32_t>(spec.topology.node_count()));
   s.drops.ifq_per_node.assign(s.nodes.GetN(), 0);
-  place_nodes(spec, s.nodes);
+  place_unscripted(spec, s.nodes);
+  place_scripted(spec, s.nodes);
   if (spec.topology.kind == TopologyKind::kP2p)
     build_wired(spec, s);
   else

@@ -17,6 +17,7 @@ struct DropCounters {
   std::vector<int64_t> ifq_per_node;  // interface-queue (queue disc) overflows
   int64_t mac_retry = 0;              // frames dropped after the MAC's last retry
   int64_t no_route = 0;               // IP: no route, or dropped from AODV's buffer
+  int64_t channel_error = 0;          // frames or packets the channel error model took
 };
 
 struct Scenario {

@@ -9,6 +9,7 @@
 #include "latp/node_agent.h"
 #include "mantra/registry.h"
 #include "spec/message_text.h"
+#include "spec/ns2_movement.h"
 #include "spec/spec_values.h"
 
 namespace mantra::sim {
@@ -145,18 +146,103 @@ TopologySpec parse_topology(const json& v) {
   return t;
 }
 
-MobilitySpec parse_mobility(const json& v) {
+// channel_error: a probability (per frame, every link), or
+// {placement, rate, burst, links}.
+ChannelErrorSpec parse_channel_error(const json& v, int nodes) {
+  ChannelErrorSpec c;
+  if (!v.is_object()) {
+    c.rate = probability(v, "channel_error");
+    return c;
+  }
+  check_keys(v, "channel_error", {"placement", "rate", "burst", "links"});
+  c.placement = name_of(required(v, "channel_error", "placement"));
+  if (c.placement != "frame" && c.placement != "packet" && c.placement != "bursty") {
+    throw SpecError("channel_error.placement",
+                    "unknown placement '" + one_line(c.placement, kShown) + "' (known: frame, packet, bursty)");
+  }
+  c.rate = probability(required(v, "channel_error", "rate"), "channel_error.rate");
+  if (v.contains("burst")) {
+    if (c.placement != "bursty") throw SpecError("channel_error.burst", "only the bursty placement takes a burst");
+    c.burst_s = duration(v["burst"], "channel_error.burst", kTcpTimer);
+  }
+  if (v.contains("links")) {
+    const json& links = v["links"];
+    if (!links.is_array() || links.empty()) throw SpecError("channel_error.links", "must list [a, b] node pairs");
+    const std::string nodes_text = "(nodes 0.." + std::to_string(nodes - 1) + ")";
+    const Range r{0, static_cast<double>(nodes - 1), nodes_text.c_str()};
+    for (size_t i = 0; i < links.size(); ++i) {
+      const std::string k = "channel_error.links[" + std::to_string(i) + "]";
+      if (!links[i].is_array() || links[i].size() != 2) throw SpecError(k, "must be [a, b]");
+      const int a = small_integer(links[i][0], k, r), b = small_integer(links[i][1], k, r);
+      if (a == b) throw SpecError(k, "a link joins two different nodes");
+      c.links.emplace_back(a, b);
+    }
+  }
+  return c;
+}
+
+// waypoints: {"<node>": [[t, x, y], ...], ...}, times strictly increasing.
+std::map<int, std::vector<Waypoint>> parse_waypoints(const json& v, int nodes) {
+  if (!v.is_object() || v.empty()) throw SpecError("mobility.waypoints", "must map node numbers to [[t, x, y], ...]");
+  std::map<int, std::vector<Waypoint>> out;
+  const std::string nodes_text = "(nodes 0.." + std::to_string(nodes - 1) + ")";
+  for (const auto& [name, list] : v.items()) {
+    const std::string key = "mobility.waypoints." + one_line(name, kShown);
+    int node = -1;
+    if (!name.empty() && name.size() <= 6 && name.find_first_not_of("0123456789") == std::string::npos) {
+      node = std::stoi(name);
+    }
+    if (node < 0 || node >= nodes) throw SpecError(key, "not a node number " + nodes_text);
+    if (!list.is_array() || list.empty()) throw SpecError(key, "must be a list of [t, x, y]");
+    if (list.size() > kMaxWaypoints) throw SpecError(key, "more than 100000 waypoints");
+    std::vector<Waypoint>& points = out[node];
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string k = key + "[" + std::to_string(i) + "]";
+      if (!list[i].is_array() || list[i].size() != 3) throw SpecError(k, "must be [t, x, y]");
+      Waypoint w{duration(list[i][0], k, kTime), number(list[i][1], k, kCoordinate),
+                 number(list[i][2], k, kCoordinate)};
+      if (!points.empty() && w.t_s <= points.back().t_s) throw SpecError(k, "times must increase");
+      points.push_back(w);
+    }
+  }
+  return out;
+}
+
+MobilitySpec parse_mobility(const json& v, int nodes) {
   MobilitySpec m;
-  check_keys(v, "mobility", {"model", "speed", "pause"});
+  check_keys(v, "mobility", {"model", "speed", "pause", "waypoints", "file"});
   const json& model = required(v, "mobility", "model");
   m.model = name_of(model);
+  const auto refuse_others = [&](std::initializer_list<const char*> allowed) {
+    for (const char* key : {"speed", "pause", "waypoints", "file"}) {
+      if (!v.contains(key)) continue;
+      bool ok = false;
+      for (const char* a : allowed) ok = ok || std::string(a) == key;
+      if (!ok) throw SpecError(std::string("mobility.") + key, "the " + m.model + " model takes no " + key);
+    }
+  };
   if (m.model == "static") {
-    if (v.contains("speed") || v.contains("pause"))
-      throw SpecError("mobility.speed", "a static model takes no speed or pause");
+    refuse_others({});
     return m;
   }
-  if (m.model != "rwp")
-    throw SpecError("mobility.model", "unknown model '" + one_line(m.model, kShown) + "' (known: static, rwp)");
+  if (m.model == "waypoints") {
+    refuse_others({"waypoints"});
+    m.waypoints = parse_waypoints(required(v, "mobility", "waypoints"), nodes);
+    return m;
+  }
+  if (m.model == "ns2") {
+    refuse_others({"file"});
+    const json& file = required(v, "mobility", "file");
+    if (!file.is_string() || file.get<std::string>().empty()) throw SpecError("mobility.file", "must be a file path");
+    m.ns2_file = file.get<std::string>();
+    m.ns2_nodes = check_ns2_movement_file(m.ns2_file, nodes);
+    return m;
+  }
+  if (m.model != "rwp") {
+    throw SpecError("mobility.model",
+                    "unknown model '" + one_line(m.model, kShown) + "' (known: static, rwp, waypoints, ns2)");
+  }
+  refuse_others({"speed", "pause"});
   const json& speed = required(v, "mobility", "speed");
   if (speed.is_array()) {
     if (speed.size() != 2) throw SpecError("mobility.speed", "must be a number or [min, max]");
@@ -190,11 +276,42 @@ const FlowKind* flow_kind(const json& v, const std::string& key, std::string& na
   return kind;
 }
 
+// The TCP sender's keys beyond max_window and receive_buffer, each refused
+// where its kind has no use for it.
+TcpFlowSpec parse_tcp_keys(const json& v, const std::string& where, const FlowKind& kind) {
+  TcpFlowSpec t;
+  const auto only = [&](const char* key, bool allowed, const char* who) {
+    if (!v.contains(key)) return false;
+    if (!allowed) throw SpecError(where + "." + key, std::string("only ") + who + " take " + key);
+    return true;
+  };
+  if (only("elfn", kind.tcp_takes_elfn, "reno and newreno flows")) t.elfn = boolean(v["elfn"], where + ".elfn");
+  if (only("frozen_timer", kind.tcp_freeze_probing, "freeze-probing flows")) {
+    t.frozen_timer_s = duration(v["frozen_timer"], where + ".frozen_timer", kTcpTimer);
+  }
+  if (only("probe_interval", kind.tcp_freeze_probing || t.elfn, "freeze-probing flows and flows with elfn")) {
+    t.probe_interval_s = duration(v["probe_interval"], where + ".probe_interval", kTcpTimer);
+  }
+  if (only("halve_on_resume", kind.tcp_freeze_probing, "freeze-probing flows")) {
+    const json& h = v["halve_on_resume"];
+    if (!h.is_string() || (h.get<std::string>() != "both" && h.get<std::string>() != "after_probing")) {
+      throw SpecError(where + ".halve_on_resume", "must be \"both\" or \"after_probing\"");
+    }
+    t.halve_on_resume = h.get<std::string>();
+  }
+  if (only("min_rto", kind.tcp(), "tcp flows")) t.min_rto_s = duration(v["min_rto"], where + ".min_rto", kTcpTimer);
+  if (only("clock_granularity", kind.tcp(), "tcp flows")) {
+    t.clock_granularity_s = duration(v["clock_granularity"], where + ".clock_granularity", kClockGranularity);
+  }
+  return t;
+}
+
 FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
   const std::string where = at("flows", index);
   check_keys(v, where,
              {"protocol", "receiver", "src", "dst", "min_hops", "start", "stop", "packet_size", "rate", "max_window",
-              "receive_buffer", "params", "receiver_params"});
+              "receive_buffer", "elfn", "frozen_timer", "probe_interval", "halve_on_resume", "min_rto",
+              "clock_granularity", "params", "receiver_params"});
   FlowSpec f;
   const FlowKind* kind = flow_kind(required(v, where, "protocol"), where + ".protocol", f.protocol);
   if (v.contains("receiver")) {
@@ -248,6 +365,7 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
     if (!kind->tcp()) throw SpecError(where + ".receive_buffer", "only tcp flows take a receive_buffer");
     f.receive_buffer = small_integer(v["receive_buffer"], where + ".receive_buffer", kMaxWindow);
   }
+  f.tcp = parse_tcp_keys(v, where, *kind);
   for (const char* key : {"params", "receiver_params"}) {
     if (!v.contains(key)) continue;
     if (kind->tcp()) throw SpecError(where + "." + key, "tcp flows take no core parameters");
@@ -349,6 +467,12 @@ json read_spec_json(std::string_view text) {
   }
 }
 
+bool MobilitySpec::scripted(int node) const {
+  if (model == "waypoints") return waypoints.count(node) > 0;
+  if (model == "ns2") return std::binary_search(ns2_nodes.begin(), ns2_nodes.end(), node);
+  return false;
+}
+
 mantra::Params FlowSpec::sender_params() const {
   mantra::Params p = params;
   p["packet_size"] = packet_size;
@@ -376,11 +500,12 @@ Spec parse_spec(const json& j) {
   if (!j.is_object()) throw SpecError("", "a spec must be a JSON object of keys, not " + std::string(j.type_name()));
   s.source = j;
   check_keys(j, "",
-             {"duration", "seed", "interval", "smoothness_window", "measure", "radio", "routing", "channel_error",
-              "topology", "mobility", "latp_agent", "flows"});
+             {"duration", "seed", "interval", "smoothness_window", "hop_sampling", "measure", "radio", "routing",
+              "channel_error", "topology", "mobility", "latp_agent", "flows"});
   s.duration_s = duration(required(j, "", "duration"), "duration", kDuration);
   s.seed = static_cast<uint64_t>(integer(required(j, "", "seed"), "seed", kSeed));
   if (j.contains("interval")) s.interval_s = duration(j["interval"], "interval", kInterval);
+  if (j.contains("hop_sampling")) s.hop_sampling_s = duration(j["hop_sampling"], "hop_sampling", kInterval);
   if (j.contains("smoothness_window")) {
     s.smoothness_window_s = duration(j["smoothness_window"], "smoothness_window", kInterval);
   }
@@ -420,19 +545,23 @@ Spec parse_spec(const json& j) {
     const json& r = j["routing"];
     s.routing = name_of(r);
     if (wired && s.routing != "static") throw SpecError("routing", "a p2p topology uses static routing");
-    if (!wired && s.routing != "aodv" && s.routing != "dsr") {
-      throw SpecError("routing", "unknown routing '" + one_line(s.routing, kShown) + "' (known: aodv, dsr)");
+    if (!wired && s.routing != "aodv" && s.routing != "dsr" && s.routing != "static") {
+      throw SpecError("routing", "unknown routing '" + one_line(s.routing, kShown) + "' (known: aodv, dsr, static)");
+    }
+    if (!wired && s.routing == "static" && s.topology.kind != TopologyKind::kChain) {
+      throw SpecError("routing", "static routing on a radio needs a chain (each node forwards to its neighbour)");
     }
   }
   if (j.contains("channel_error")) {
     if (wired) throw SpecError("channel_error", "a p2p topology takes topology.loss instead");
-    s.channel_error = probability(j["channel_error"], "channel_error");
+    s.channel_error = parse_channel_error(j["channel_error"], s.topology.node_count());
   }
   if (j.contains("mobility")) {
-    s.mobility = parse_mobility(j["mobility"]);
-    if (s.mobility.model != "static" && s.topology.kind != TopologyKind::kManet) {
-      throw SpecError("mobility.model", "only a manet topology can move");
+    s.mobility = parse_mobility(j["mobility"], s.topology.node_count());
+    if (s.mobility.model == "rwp" && s.topology.kind != TopologyKind::kManet) {
+      throw SpecError("mobility.model", "random waypoint needs a manet topology (its area)");
     }
+    if (s.mobility.model != "static" && wired) throw SpecError("mobility.model", "a p2p topology cannot move");
   }
   const json& flows = required(j, "", "flows");
   if (!flows.is_array() || flows.empty()) throw SpecError("flows", "must list at least one flow");

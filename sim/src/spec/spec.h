@@ -49,6 +49,16 @@ struct RadioSpec {
   int long_retry = 4;       // ns-2 LongRetryLimit_
 };
 
+// Channel error on the radio (docs/run-spec.md, "channel_error"): where it
+// hits, how often, and on which links.
+struct ChannelErrorSpec {
+  std::string placement = "frame";         // frame | packet | bursty
+  double rate = 0.0;                       // frame, packet: per-frame / per-packet probability; bursty: time share bad
+  double burst_s = 0.1;                    // bursty: mean length of a bad period
+  std::vector<std::pair<int, int>> links;  // [a, b]: both directions of that link; empty: every link
+  bool on() const { return rate > 0; }
+};
+
 enum class TopologyKind { kChain, kP2p, kManet, kPositions, kGrid };
 
 struct TopologySpec {
@@ -67,10 +77,33 @@ struct TopologySpec {
   int node_count() const;
 };
 
+struct Waypoint {
+  double t_s = 0, x_m = 0, y_m = 0;
+};
+
 struct MobilitySpec {
-  std::string model = "static";         // static | rwp
-  double min_speed = 0, max_speed = 0;  // m/s; equal for a constant speed
-  double pause_s = 0;
+  std::string model = "static";         // static | rwp | waypoints | ns2
+  double min_speed = 0, max_speed = 0;  // rwp: m/s; equal for a constant speed
+  double pause_s = 0;                   // rwp
+  // waypoints: node -> its waypoints in time order; it moves in a straight
+  // line from each to the next, stands at the first before it and at the last after.
+  std::map<int, std::vector<Waypoint>> waypoints;
+  // ns2: an ns-2 movement file (ns2_movement.h), replayed by ns-3's
+  // Ns2MobilityHelper; the nodes it names move, the others keep their places.
+  std::string ns2_file;
+  std::vector<int> ns2_nodes;
+  // Whether node `i` moves by a script (waypoints or an ns-2 file).
+  bool scripted(int node) const;
+};
+
+// What a TCP flow's sender takes beyond its kind (docs/run-spec.md, "TCP flows").
+struct TcpFlowSpec {
+  bool elfn = false;                     // reno, newreno: freeze on link-failure notices
+  double frozen_timer_s = 2.0;           // freeze-probing: T_frozen
+  double probe_interval_s = 2.0;         // freeze-probing, elfn: T_probe
+  std::string halve_on_resume = "both";  // freeze-probing: both | after_probing
+  double min_rto_s = 0.2;                // ns-3's MinRto
+  double clock_granularity_s = 0.001;    // ns-3's ClockGranularity (ns-2's tcpTick_)
 };
 
 struct FlowSpec {
@@ -84,6 +117,7 @@ struct FlowSpec {
   int64_t rate_bps = 0;            // cbr
   int max_window = 20;             // TCP kinds, packets (ns-2 window_)
   int receive_buffer = 0;          // TCP kinds, packets of the sink's receive buffer; 0: ns-3's default (128 KiB)
+  TcpFlowSpec tcp;                 // TCP kinds
   mantra::Params params;           // passed to the core sender (with packet_size, rate)
   mantra::Params receiver_params;  // passed to the core receiver
   mantra::Params sender_params() const;
@@ -93,14 +127,15 @@ struct Spec {
   double duration_s = 0;
   uint64_t seed = 1;
   double interval_s = 1.0;            // series sampling
+  double hop_sampling_s = 0;          // > 0: each flow's path length sampled this often (wireless)
   double smoothness_window_s = 10.0;  // LATP's smoothness period
   double measure_from_s = 0;          // per-flow metrics count [from, to] only
   double measure_to_s = 0;            // (defaults: 0 and duration)
   bool latp_agent = true;             // LATP node agents on every node (when a flow is latp)
   mantra::Params latp_agent_params;   // core/src/latp/node_agent.h parameters
   RadioSpec radio;
-  std::string routing = "aodv";  // aodv | dsr | static (p2p)
-  double channel_error = 0.0;    // per-frame error probability, wireless
+  std::string routing = "aodv";    // aodv | dsr | static (p2p)
+  ChannelErrorSpec channel_error;  // wireless
   TopologySpec topology;
   MobilitySpec mobility;
   std::vector<FlowSpec> flows;

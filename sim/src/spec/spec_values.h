@@ -79,6 +79,12 @@ inline constexpr Range kGridSide{1, kMaxNodes, "(1 .. 2000, rows x cols 2 .. 200
 inline constexpr Range kPacketSize{64, 1460, "(64 .. 1460 bytes)"};
 // max_window, receive_buffer: ns-2's window_.
 inline constexpr Range kMaxWindow{1, 10000, "(1 .. 10000 packets)"};
+// mobility.waypoints: per node.
+inline constexpr size_t kMaxWaypoints = 100000;
+// frozen_timer, probe_interval, min_rto: TCP timers.
+inline constexpr Range kTcpTimer{0.001, 600, "(1 ms .. 600 s)"};
+// clock_granularity: ns-2's tcpTick_ was 0.1 s in its early versions, then 0.01 s.
+inline constexpr Range kClockGranularity{1e-6, 1, "(1 us .. 1 s)"};
 // params, receiver_params, latp_agent values.
 inline constexpr Range kCoreParam{-kMaxCoreParam, kMaxCoreParam, "(-1e9 .. 1e9; the protocol checks its own range)"};
 

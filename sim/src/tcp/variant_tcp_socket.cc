@@ -1,0 +1,189 @@
+#include "tcp/variant_tcp_socket.h"
+
+#include <ns3/ipv4-end-point.h>
+#include <ns3/node.h>
+#include <ns3/rtt-estimator.h>
+#include <ns3/simulator.h>
+#include <ns3/tcp-congestion-ops.h>
+#include <ns3/tcp-l4-protocol.h>
+#include <ns3/tcp-rx-buffer.h>
+#include <ns3/tcp-tx-buffer.h>
+
+#include <algorithm>
+
+#include "tcp/tcp_flow_tag.h"
+
+namespace mantra::sim {
+
+using ns3::SequenceNumber32;
+using ns3::TcpSocketState;
+
+ns3::TypeId VariantTcpSocket::GetTypeId() {
+  static ns3::TypeId tid =
+      ns3::TypeId("mantra::sim::VariantTcpSocket").SetParent<ns3::TcpSocketBase>().AddConstructor<VariantTcpSocket>();
+  return tid;
+}
+
+ns3::Ptr<VariantTcpSocket> VariantTcpSocket::create(ns3::Ptr<ns3::Node> node) {
+  using namespace ns3;
+  auto tcp = node->GetObject<TcpL4Protocol>();
+  TypeIdValue rtt_type;
+  tcp->GetAttribute("RttEstimatorType", rtt_type);
+  ObjectFactory rtt(rtt_type.Get().GetName());
+  auto socket = CreateObject<VariantTcpSocket>();
+  socket->SetNode(node);
+  socket->SetTcp(tcp);
+  socket->SetRtt(rtt.Create<RttEstimator>());
+  tcp->AddSocket(socket);
+  return socket;
+}
+
+void VariantTcpSocket::set_options(const TcpVariantOptions& options) {
+  options_ = options;
+  // ns-2's Reno agent sends nothing on the first two duplicate ACKs
+  // (singledup_ 0, its default until RFC 3042 was adopted).
+  if (options.reno) SetAttribute("LimitedTransmit", ns3::BooleanValue(false));
+  if (!options.freeze) return;
+  machine_.emplace(*options.freeze);
+  if (options.freeze->trigger == FreezeTrigger::kLoss) {
+    // The machine counts duplicate ACKs and retransmits itself; ns-3 must
+    // neither enter fast recovery nor send on duplicate ACKs.
+    SetAttribute("ReTxThreshold", ns3::UintegerValue(1u << 30));
+    SetAttribute("LimitedTransmit", ns3::BooleanValue(false));
+  }
+}
+
+AckKind VariantTcpSocket::classify(ns3::Ptr<const ns3::Packet> packet, const ns3::TcpHeader& header) const {
+  const SequenceNumber32 ack = header.GetAckNumber();
+  const SequenceNumber32 head = m_txBuffer->HeadSequence();
+  if (ack > head) return AckKind::kNew;
+  if (ack == head && ack < m_tcb->m_highTxMark && packet->GetSize() == 0) return AckKind::kDuplicate;
+  return AckKind::kOther;
+}
+
+void VariantTcpSocket::ReceivedAck(ns3::Ptr<ns3::Packet> packet, const ns3::TcpHeader& header) {
+  if (!machine_ || m_state != ESTABLISHED) {
+    TcpSocketBase::ReceivedAck(packet, header);
+    return;
+  }
+  const FreezeActions actions = machine_->on_ack(ns3::Simulator::Now().GetSeconds(), classify(packet, header));
+  apply(actions);
+  if (actions.pass_to_tcp) TcpSocketBase::ReceivedAck(packet, header);
+  if (actions.go_back) go_back();
+}
+
+void VariantTcpSocket::go_back() {
+  // As ns-3's own timeout does it, without its backoff and window cut:
+  // everything sent counts as lost and is sent again from SND.UNA.
+  // The duplicate ACKs and recovery from before the outage mean nothing now:
+  // back to OPEN, where lost segments go first (ns-3 sends nothing in
+  // DISORDER without limited transmit).
+  m_txBuffer->SetSentListLost();
+  m_tcb->m_nextTxSequence = m_txBuffer->HeadSequence();
+  m_dupAckCount = 0;
+  m_recoverActive = false;
+  if (m_tcb->m_congState != TcpSocketState::CA_OPEN) {
+    m_congestionControl->CongestionStateSet(m_tcb, TcpSocketState::CA_OPEN);
+    m_tcb->m_congState = TcpSocketState::CA_OPEN;
+    m_tcb->m_cWndInfl = m_tcb->m_cWnd.Get();
+  }
+  SendPendingData(m_connected);
+}
+
+void VariantTcpSocket::ProcessAck(const SequenceNumber32& ack, bool scoreboard_updated, uint32_t current_delivered,
+                                  const SequenceNumber32& old_head, bool received_data) {
+  const bool partial =
+      options_.reno && m_tcb->m_congState == TcpSocketState::CA_RECOVERY && ack > old_head && ack < m_recover;
+  if (partial) m_recover = ack;  // a partial ACK ends Reno's recovery as a full one would
+  TcpSocketBase::ProcessAck(ack, scoreboard_updated, current_delivered, old_head, received_data);
+  // Reno keeps no scoreboard: the duplicate ACKs of the episode just ended
+  // (ns-3 counts each as a SACKed segment when SACK is off) must not mark
+  // the next hole lost; three new duplicate ACKs or the timer must find it.
+  if (partial) m_txBuffer->ResetRenoSack();
+}
+
+void VariantTcpSocket::ReTxTimeout() {
+  if (machine_ && m_state == ESTABLISHED && m_txBuffer->SizeFromSequence(m_txBuffer->HeadSequence()) > 0) {
+    const FreezeActions actions = machine_->on_rto(ns3::Simulator::Now().GetSeconds());
+    if (!actions.pass_to_tcp) {
+      apply(actions);
+      return;
+    }
+  }
+  TcpSocketBase::ReTxTimeout();
+}
+
+uint32_t VariantTcpSocket::AvailableWindow() const { return frozen_ ? 0 : TcpSocketBase::AvailableWindow(); }
+
+ns3::Time VariantTcpSocket::CalculateRttSample(const ns3::TcpHeader& header, const ns3::RttHistory& history) {
+  // A segment sent before the last freeze ended measured the outage, not the
+  // path: Karn's rule, stretched over a freeze. (ns-3 takes samples from
+  // every ACK before ReceivedAck sees it, the ACK that ends a freeze too.)
+  if (frozen_ || history.time < resumed_at_) return ns3::Time(0);
+  const ns3::Time sample = TcpSocketBase::CalculateRttSample(header, history);
+  if (!sample.IsZero()) {
+    ++rtt_samples_;
+    rtt_sum_s_ += sample.GetSeconds();
+  }
+  return sample;
+}
+
+void VariantTcpSocket::on_link_failure_notice() {
+  if (!machine_ || m_state != ESTABLISHED) return;
+  apply(machine_->on_notice(ns3::Simulator::Now().GetSeconds()));
+}
+
+void VariantTcpSocket::on_timer() { apply(machine_->on_timer(ns3::Simulator::Now().GetSeconds())); }
+
+void VariantTcpSocket::apply(const FreezeActions& a) {
+  if (a.retransmit_head && m_txBuffer->SizeFromSequence(m_txBuffer->HeadSequence()) > 0) {
+    SendDataPacket(m_txBuffer->HeadSequence(), m_tcb->m_segmentSize, true);
+  }
+  if (a.send_probe) send_probe();
+  if (a.freeze) {
+    frozen_ = true;
+    m_retxEvent.Cancel();  // the retransmission timer is frozen with the rest
+  }
+  if (a.halve_window) halve_window();
+  if (a.resume) {
+    frozen_ = false;
+    resumed_at_ = ns3::Simulator::Now();
+    // The timer restarts with the RTO kept through the freeze (no backoff).
+    if (m_txBuffer->SizeFromSequence(m_txBuffer->HeadSequence()) > 0 && !m_retxEvent.IsPending()) {
+      m_retxEvent = ns3::Simulator::Schedule(m_rto, &VariantTcpSocket::ReTxTimeout, this);
+    }
+  }
+  if (a.cancel_timer) timer_.Cancel();
+  if (a.arm_timer_s) {
+    timer_.Cancel();
+    timer_ = ns3::Simulator::Schedule(ns3::Seconds(*a.arm_timer_s), &VariantTcpSocket::on_timer, this);
+  }
+}
+
+void VariantTcpSocket::halve_window() {
+  const uint32_t segment = m_tcb->m_segmentSize;
+  const uint32_t half = m_tcb->m_cWnd.Get() / 2;
+  m_tcb->m_ssThresh = std::max(half, 2 * segment);
+  m_tcb->m_cWnd = std::max(half, segment);
+  m_tcb->m_cWndInfl = m_tcb->m_cWnd.Get();
+}
+
+void VariantTcpSocket::send_probe() {
+  if (m_endPoint == nullptr) return;
+  // One byte the receiver already has: it answers with an ACK of RCV.NXT.
+  ns3::Ptr<ns3::Packet> probe = ns3::Create<ns3::Packet>(1);
+  TcpFlowTag tag;
+  tag.flow = options_.flow;
+  tag.probe = true;
+  probe->AddByteTag(tag);
+  ns3::TcpHeader header;
+  header.SetFlags(ns3::TcpHeader::ACK);
+  header.SetSequenceNumber(m_txBuffer->HeadSequence() - 1);
+  header.SetAckNumber(m_tcb->m_rxBuffer->NextRxSequence());
+  header.SetSourcePort(m_endPoint->GetLocalPort());
+  header.SetDestinationPort(m_endPoint->GetPeerPort());
+  header.SetWindowSize(AdvertisedWindowSize());
+  m_tcp->SendPacket(probe, header, m_endPoint->GetLocalAddress(), m_endPoint->GetPeerAddress(), m_boundnetdevice);
+}
+
+}  // namespace mantra::sim

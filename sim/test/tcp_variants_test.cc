@@ -1,0 +1,225 @@
+// The TCP variants on a real ns-3 connection, with losses scripted by a
+// receive error model: Reno against NewReno on two losses of one window
+// (docs/protocols/reno.md), and Freeze-Probing's freeze and probe against an
+// unmodified ns-3 receiver (docs/protocols/freeze-probing.md).
+#include <gtest/gtest.h>
+#include <ns3/applications-module.h>
+#include <ns3/core-module.h>
+#include <ns3/internet-module.h>
+#include <ns3/network-module.h>
+#include <ns3/point-to-point-module.h>
+
+#include <functional>
+#include <set>
+
+#include "apps/tcp_flow.h"
+#include "apps/tcp_window_cap.h"
+#include "network/random_streams.h"
+#include "tcp/variant_tcp_socket.h"
+
+namespace mantra::sim {
+namespace {
+
+using namespace ns3;
+
+constexpr uint32_t kSegment = 1000;
+
+// Drops what `drop` says of the packets a device receives (PPP framed).
+class ScriptedLoss : public ErrorModel {
+ public:
+  std::function<bool(const TcpHeader&, uint32_t payload)> drop;
+
+ private:
+  bool DoCorrupt(Ptr<Packet> p) override {
+    Ptr<Packet> copy = p->Copy();
+    PppHeader ppp;
+    Ipv4Header ip;
+    TcpHeader tcp;
+    copy->RemoveHeader(ppp);
+    copy->RemoveHeader(ip);
+    if (ip.GetProtocol() != 6) return false;
+    copy->RemoveHeader(tcp);
+    return drop(tcp, copy->GetSize());
+  }
+  void DoReset() override {}
+};
+
+struct Connection {
+  Ptr<VariantTcpSocket> sender;
+  Ptr<PacketSink> sink;
+  int recoveries = 0;  // entries into CA_RECOVERY
+  int timeouts = 0;    // entries into CA_LOSS
+  double last_gap_end_s = 0;
+  std::vector<double> rx_times_s;
+};
+
+// Two nodes, 2 Mb/s and 20 ms each way, a 100-packet queue (no congestion
+// loss); `to_receiver` and `to_sender` script the losses of each direction.
+// The sender sends greedily from t = 1 s with an 8-segment window cap.
+void run(Connection& c, const TcpVariantOptions& options, double stop_s,
+         std::function<bool(const TcpHeader&, uint32_t)> to_receiver,
+         std::function<bool(const TcpHeader&, uint32_t)> to_sender = nullptr) {
+  streams::seed_run(1);
+  configure_tcp_defaults();
+  NodeContainer nodes;
+  nodes.Create(2);
+  PointToPointHelper p2p;
+  p2p.SetDeviceAttribute("DataRate", StringValue("2Mbps"));
+  p2p.SetChannelAttribute("Delay", StringValue("20ms"));
+  p2p.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("100p"));
+  NetDeviceContainer devices = p2p.Install(nodes);
+  auto forward = CreateObject<ScriptedLoss>();
+  forward->drop = std::move(to_receiver);
+  devices.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(forward));
+  if (to_sender) {
+    auto backward = CreateObject<ScriptedLoss>();
+    backward->drop = std::move(to_sender);
+    devices.Get(0)->SetAttribute("ReceiveErrorModel", PointerValue(backward));
+  }
+  InternetStackHelper internet;
+  internet.Install(nodes);
+  Ipv4AddressHelper ip;
+  ip.SetBase("10.1.0.0", "255.255.255.0");
+  Ipv4InterfaceContainer ifaces = ip.Assign(devices);
+
+  PacketSinkHelper sink_helper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 9));
+  ApplicationContainer sink_app = sink_helper.Install(nodes.Get(1));
+  c.sink = DynamicCast<PacketSink>(sink_app.Get(0));
+  c.sink->TraceConnectWithoutContext("Rx", MakeCallback(+[](Connection* conn, Ptr<const Packet>, const Address&) {
+                                             conn->rx_times_s.push_back(Simulator::Now().GetSeconds());
+                                           }).Bind(&c));
+
+  c.sender = VariantTcpSocket::create(nodes.Get(0));
+  c.sender->SetAttribute("SegmentSize", UintegerValue(kSegment));
+  c.sender->SetCongestionControlAlgorithm(CreateObject<TcpWindowCap>(CreateObject<TcpNewReno>(), 8));
+  c.sender->SetRecoveryAlgorithm(CreateObject<TcpClassicRecovery>());
+  c.sender->set_options(options);
+  c.sender->TraceConnectWithoutContext("CongState", MakeCallback(+[](Connection* conn, TcpSocketState::TcpCongState_t,
+                                                                     TcpSocketState::TcpCongState_t now) {
+                                                      if (now == TcpSocketState::CA_RECOVERY) ++conn->recoveries;
+                                                      if (now == TcpSocketState::CA_LOSS) ++conn->timeouts;
+                                                    }).Bind(&c));
+  const auto fill = +[](Ptr<Socket> s, uint32_t available) {
+    while (available >= kSegment && s->Send(Create<Packet>(kSegment)) > 0) available = s->GetTxAvailable();
+  };
+  c.sender->SetSendCallback(MakeCallback(fill));
+  Simulator::Schedule(Seconds(1), [&c, &ifaces, fill] {
+    c.sender->Bind();
+    c.sender->Connect(InetSocketAddress(ifaces.GetAddress(1), 9));
+    fill(c.sender, c.sender->GetTxAvailable());
+  });
+  Simulator::Stop(Seconds(stop_s));
+  Simulator::Run();
+}
+
+// The first transmission of the data segments that start at these segment
+// numbers (0 = the first data byte) is lost.
+std::function<bool(const TcpHeader&, uint32_t)> lose_once(std::set<uint32_t> segments) {
+  auto pending = std::make_shared<std::set<uint32_t>>(std::move(segments));
+  return [pending](const TcpHeader& h, uint32_t payload) {
+    if (payload == 0) return false;
+    const uint32_t index = (h.GetSequenceNumber().GetValue() - 1) / kSegment;
+    return pending->erase(index) > 0;
+  };
+}
+
+// Everything in [from, to) is lost.
+std::function<bool(const TcpHeader&, uint32_t)> outage(double from_s, double to_s) {
+  return [from_s, to_s](const TcpHeader&, uint32_t) {
+    const double now = Simulator::Now().GetSeconds();
+    return now >= from_s && now < to_s;
+  };
+}
+
+// The first data to reach the sink at or after `t_s`.
+double first_rx_after(const Connection& c, double t_s) {
+  for (double r : c.rx_times_s) {
+    if (r >= t_s) return r;
+  }
+  return -1;
+}
+
+class TcpVariants : public ::testing::Test {
+ protected:
+  void TearDown() override { Simulator::Destroy(); }
+};
+
+TEST_F(TcpVariants, NewRenoRecoversTwoLossesOfOneWindowInOneEpisode) {
+  Connection c;
+  run(c, TcpVariantOptions{}, 30, lose_once({40, 43}));
+  EXPECT_EQ(c.recoveries, 1);
+  EXPECT_EQ(c.timeouts, 0);
+  EXPECT_GT(c.sink->GetTotalRx(), 100u * kSegment);
+}
+
+TEST_F(TcpVariants, RenoHalvesTwiceOrTimesOutOnTwoLossesOfOneWindow) {
+  Connection c;
+  TcpVariantOptions reno;
+  reno.reno = true;
+  run(c, reno, 30, lose_once({40, 43}));
+  EXPECT_TRUE(c.recoveries == 2 || c.timeouts >= 1) << "recoveries " << c.recoveries << ", timeouts " << c.timeouts;
+  EXPECT_GT(c.sink->GetTotalRx(), 100u * kSegment);
+}
+
+TEST_F(TcpVariants, RenoAndNewRenoAgreeOnOneLoss) {
+  for (bool reno : {false, true}) {
+    Connection c;
+    TcpVariantOptions o;
+    o.reno = reno;
+    run(c, o, 30, lose_once({40}));
+    EXPECT_EQ(c.recoveries, 1);
+    EXPECT_EQ(c.timeouts, 0);
+    Simulator::Destroy();
+  }
+}
+
+FreezeConfig freeze_probing() {
+  FreezeConfig f;
+  f.trigger = FreezeTrigger::kLoss;
+  return f;
+}
+
+TEST_F(TcpVariants, FreezeProbingFreezesOnThreeDupAcksAndResumesOnTheRetransmission) {
+  Connection c;
+  TcpVariantOptions o;
+  o.freeze = freeze_probing();
+  run(c, o, 30, lose_once({40}));
+  const FreezeCounters n = c.sender->freeze_machine()->counters(30);
+  EXPECT_EQ(n.loss_freezes, 1);
+  EXPECT_EQ(n.rto_freezes, 0);
+  EXPECT_EQ(n.resumes_from_frozen, 1);
+  EXPECT_EQ(n.probes, 0);
+  EXPECT_LT(n.frozen_s, 0.5);  // the retransmission's round trip, not T_frozen
+  EXPECT_EQ(c.recoveries, 0);  // ns-3's fast recovery never ran
+  EXPECT_EQ(c.timeouts, 0);
+}
+
+TEST_F(TcpVariants, FreezeProbingProbesThroughAnOutageAndAnUnmodifiedReceiverAnswers) {
+  Connection c;
+  TcpVariantOptions o;
+  o.freeze = freeze_probing();
+  run(c, o, 30, outage(5, 11), outage(5, 11));
+  const FreezeCounters n = c.sender->freeze_machine()->counters(30);
+  EXPECT_GE(n.loss_freezes, 1);
+  EXPECT_GE(n.probes, 2);  // T_frozen 2 s, then a probe every 2 s through the 6 s outage
+  EXPECT_EQ(n.resumes_from_probing, 1);
+  EXPECT_EQ(c.timeouts, 0);
+  // New data within one probe period plus a round trip of the link's return.
+  const double first = first_rx_after(c, 11);
+  ASSERT_GT(first, 0);
+  EXPECT_LT(first - 11, 2.0 + 0.2);
+}
+
+TEST_F(TcpVariants, RenoWaitsForItsBackedOffTimerAfterAnOutage) {
+  Connection c;
+  TcpVariantOptions reno;
+  reno.reno = true;
+  run(c, reno, 60, outage(5, 11), outage(5, 11));
+  EXPECT_GE(c.timeouts, 1);
+  const double first = first_rx_after(c, 11);
+  ASSERT_GT(first, 0);
+  EXPECT_GT(first - 11, 0.2);  // the next backed-off retransmission, not the link's return
+}
+
+}  // namespace
+}  // namespace mantra::sim

@@ -74,19 +74,19 @@ void VariantTcpSocket::ReceivedAck(ns3::Ptr<ns3::Packet> packet, const ns3::TcpH
 
 void VariantTcpSocket::go_back() {
   // As ns-3's own timeout does it, without its backoff and window cut:
-  // everything sent counts as lost and is sent again from SND.UNA.
-  // The duplicate ACKs and recovery from before the outage mean nothing now:
-  // back to OPEN, where lost segments go first (ns-3 sends nothing in
-  // DISORDER without limited transmit).
-  m_txBuffer->SetSentListLost();
+  // everything sent counts as lost and is sent again from SND.UNA, in the
+  // LOSS state (duplicate ACKs are not counted there) until all of it is
+  // acknowledged.
+  m_txBuffer->SetSentListLost(true);
   m_tcb->m_nextTxSequence = m_txBuffer->HeadSequence();
   m_dupAckCount = 0;
-  m_recoverActive = false;
-  if (m_tcb->m_congState != TcpSocketState::CA_OPEN) {
-    m_congestionControl->CongestionStateSet(m_tcb, TcpSocketState::CA_OPEN);
-    m_tcb->m_congState = TcpSocketState::CA_OPEN;
-    m_tcb->m_cWndInfl = m_tcb->m_cWnd.Get();
+  m_recover = m_tcb->m_highTxMark;
+  m_recoverActive = true;
+  if (m_tcb->m_congState != TcpSocketState::CA_LOSS) {
+    m_congestionControl->CongestionStateSet(m_tcb, TcpSocketState::CA_LOSS);
+    m_tcb->m_congState = TcpSocketState::CA_LOSS;
   }
+  m_tcb->m_cWndInfl = m_tcb->m_cWnd.Get();
   SendPendingData(m_connected);
 }
 

@@ -151,11 +151,10 @@ nlohmann::json run_simulation(const Spec& spec) {
   result["queue_drops"] = scenario.drops.ifq_per_node;
   int64_t ifq_total = 0;
   for (int64_t d : scenario.drops.ifq_per_node) ifq_total += d;
-  result["drops"] = {
-      {"ifq", ifq_total},
-      {"mac_retry", scenario.drops.mac_retry},
-      {"no_route", scenario.drops.no_route},
-      {"channel_error", scenario.drops.channel_error}};
+  result["drops"] = {{"ifq", ifq_total},
+                     {"mac_retry", scenario.drops.mac_retry},
+                     {"no_route", scenario.drops.no_route},
+                     {"channel_error", scenario.drops.channel_error}};
   if (agents) result["latp_agents"] = agents->summary();
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result["provenance"] = {{"commit", kMantraCommit},

@@ -47,7 +47,7 @@ TcpVariantOptions variant_options(const FlowKind& kind, const FlowSpec& flow, ui
   } else if (flow.tcp.elfn) {
     FreezeConfig c;
     c.trigger = FreezeTrigger::kNotice;
-    c.frozen_timer_s = c.probe_interval_s = flow.tcp.probe_interval_s;
+    c.probe_interval_s = flow.tcp.probe_interval_s;  // ELFN has no frozen timer: it probes from the notice on
     c.halve = HalveOnResume::kNever;
     o.freeze = c;
   }
@@ -202,7 +202,8 @@ TcpSinkApp::TcpSinkApp(const FlowContext& context, std::string congestion_type)
       flow_(context.flow),
       metrics_(context.metrics),
       clock_(context.clock),
-      congestion_type_(std::move(congestion_type)) {}
+      congestion_type_(std::move(congestion_type)),
+      probes_possible_(context.flow.tcp.elfn || find_flow_kind(context.flow.protocol)->tcp_freeze_probing) {}
 
 void TcpSinkApp::StartApplication() {
   using namespace ns3;
@@ -239,8 +240,10 @@ void TcpSinkApp::OnReceive(ns3::Ptr<ns3::Socket> socket) {
 
 void TcpSinkApp::OnRx(ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h, ns3::Ptr<const ns3::TcpSocketBase>) {
   if (p->GetSize() == 0) return;
-  TcpFlowTag tag;
-  if (p->FindFirstMatchingByteTag(tag) && tag.probe) return;  // a freeze probe: not data
+  if (probes_possible_) {  // a freeze probe is not data
+    TcpFlowTag tag;
+    if (p->FindFirstMatchingByteTag(tag) && tag.probe) return;
+  }
   // A segment re-cut on retransmission starts at a sequence number never
   // sent before: it arrives, but has no transmission time to measure from.
   auto it = clock_->sent_ns.find(h.GetSequenceNumber().GetValue());

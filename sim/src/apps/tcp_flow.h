@@ -79,6 +79,7 @@ class TcpSinkApp : public FlowApp {
   FlowMetrics* metrics_;
   SegmentClock* clock_;
   std::string congestion_type_;
+  bool probes_possible_;  // the sender freezes (ELFN, Freeze-Probing), so probes may arrive
   ns3::Ptr<ns3::Socket> listener_;
   std::vector<ns3::Ptr<ns3::Socket>> accepted_;
 };

@@ -62,6 +62,18 @@ TEST(TfWmfcEquation2, FloydModel) {
   EXPECT_NEAR(floyd_rate(1000, 0.1, 0.01), 122000.0, 1e-6);
 }
 
+TEST(TfWmfcEquation3, RefinedModelByHand) {
+  // s = 1000 B, R = 0.1 s, p = 0.01: sqrt(2/0.03 + 25/36) = 8.207381,
+  // + 7/6 = 9.374048, x p x R = 0.00937405: Y = 106677.497 B/s.
+  EXPECT_NEAR(refined_ecn_rate(1000, 0.1, 0.01), 106677.4975, 1e-3);
+  EXPECT_NEAR(refined_ecn_rate(1000, 0.1, 0.05), 40716.3291, 1e-3);
+  // The inverse the sender uses to start P_M[k] at its current rate.
+  for (double p : {1e-4, 0.01, 0.2}) {
+    const double y = refined_ecn_rate(1000, 0.05, p);
+    EXPECT_NEAR(loss_rate_for([](double q) { return refined_ecn_rate(1000, 0.05, q); }, y) / p, 1.0, 1e-6);
+  }
+}
+
 TEST(TfWmfcAppendixA, RefinedModelMatchesItsDerivation) {
   // Y = (3W^2/8 + 5W/4) s / ((2 + W/2) R) with W = sqrt(8/(3p) + 25/9) - 5/3.
   for (double p : {0.001, 0.01, 0.05, 0.2}) {

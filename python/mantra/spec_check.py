@@ -57,6 +57,9 @@ MANET_NODES = Range(2, MAX_NODES, "(2 .. 2000)")
 GRID_SIDE = Range(1, MAX_NODES, "(1 .. 2000, rows x cols 2 .. 2000)")
 PACKET_SIZE = Range(64, 1460, "(64 .. 1460 bytes)")
 MAX_WINDOW = Range(1, 10000, "(1 .. 10000 packets)")
+QUEUE_THRESHOLD = Range(0, 1e5, "(0 .. 100000 packets)")
+MAX_P = Range(0, 1, "(above 0 .. 1)", lo_open=True)
+FLOW_COUNT = Range(1, 1000, "(1 .. 1000)")
 CORE_PARAM = Range(-1e9, 1e9, "(-1e9 .. 1e9; the protocol checks its own range)")
 
 DURATION_UNITS = {"": 1, "us": 1e-6, "ms": 1e-3, "s": 1, "min": 60}
@@ -71,6 +74,7 @@ RANGES: dict[str, tuple[str, Range]] = {
     "smoothness_window": ("duration", INTERVAL),
     "measure.from": ("duration", TIME),
     "measure.to": ("duration", TIME),
+    "phases.*.*": ("duration", TIME),
     "channel_error": ("number", PROBABILITY),
     "channel_error.rate": ("number", PROBABILITY),
     "channel_error.burst": ("duration", TCP_TIMER),
@@ -89,6 +93,13 @@ RANGES: dict[str, tuple[str, Range]] = {
     "topology.delay": ("duration", TIME),
     "topology.loss": ("number", PROBABILITY),
     "topology.queue": ("integer", QUEUE),
+    "*.queue.limit": ("integer", QUEUE),
+    "*.queue.min_th": ("number", QUEUE_THRESHOLD),
+    "*.queue.max_th": ("number", QUEUE_THRESHOLD),
+    "*.queue.max_p": ("number", MAX_P),
+    "*.queue.w_q": ("number", MAX_P),
+    "topology.access_bandwidth": ("rate", RATE),
+    "topology.access_delay": ("duration", TIME),
     "topology.positions.*.*": ("number", COORDINATE),
     "mobility.speed": ("number", SPEED),
     "mobility.speed.*": ("number", SPEED),
@@ -99,6 +110,8 @@ RANGES: dict[str, tuple[str, Range]] = {
     "flows.*.start": ("duration", TIME),
     "flows.*.stop": ("duration", TIME),
     "flows.*.packet_size": ("integer", PACKET_SIZE),
+    "flows.*.count": ("integer", FLOW_COUNT),
+    "flows.*.access_loss": ("number", PROBABILITY),
     "flows.*.rate": ("rate", RATE),
     "flows.*.max_window": ("integer", MAX_WINDOW),
     "flows.*.receive_buffer": ("integer", MAX_WINDOW),

@@ -12,6 +12,7 @@
 #include "latp_agent/latp_agents.h"
 #include "mantra/registry.h"
 #include "mantra_version.h"
+#include "measurement/flow_groups.h"
 #include "measurement/flow_metrics.h"
 #include "measurement/loss_oracle.h"
 #include "network/random_pairs.h"
@@ -122,7 +123,7 @@ nlohmann::json run_simulation(const Spec& spec) {
   for (size_t i = 0; i < drawn.size(); ++i) {
     flows.push_back(attach_flow(spec, scenario, drawn[i], static_cast<uint32_t>(i), oracle, elfn.get()));
   }
-  if (spec.hop_sampling_s > 0 && spec.topology.kind != TopologyKind::kP2p) sample_hops(spec, scenario, flows);
+  if (spec.hop_sampling_s > 0 && !spec.topology.wired()) sample_hops(spec, scenario, flows);
   ns3::Simulator::Stop(ns3::Seconds(spec.duration_s));
   ns3::Simulator::Run();
   const uint64_t events = ns3::Simulator::GetEventCount();
@@ -139,6 +140,8 @@ nlohmann::json run_simulation(const Spec& spec) {
     rt.receiver->report(*rt.metrics, extra);
     nlohmann::json summary = rt.metrics->summary();
     summary.update(extra);
+    summary["group"] = drawn[i].group;
+    if (drawn[i].ecn) summary["ecn_model"] = ecn_model(drawn[i], summary);
     if (rt.elastic) {
       elastic.push_back(rt.metrics->throughput_kbps());
       elastic_summaries.push_back(summary);
@@ -148,6 +151,7 @@ nlohmann::json run_simulation(const Spec& spec) {
   const auto jain = jain_index(elastic);
   result["fairness_jain"] = jain ? nlohmann::json(*jain) : nlohmann::json(nullptr);
   result["flow_means"] = flow_means(elastic_summaries);
+  result["groups"] = flow_groups(spec, drawn, result["flows"].get<std::vector<nlohmann::json>>());
   result["queue_drops"] = scenario.drops.ifq_per_node;
   int64_t ifq_total = 0;
   for (int64_t d : scenario.drops.ifq_per_node) ifq_total += d;

@@ -54,7 +54,7 @@ TEST(Spec, RadioOverrides) {
   j["radio"] = {{"preset", "ns2-80211b"}, {"cs_range", 500}, {"queue", 25}, {"rts", false}};
   Spec s = parse_spec(j);
   EXPECT_DOUBLE_EQ(s.radio.cs_range_m, 500);
-  EXPECT_EQ(s.radio.queue_packets, 25);
+  EXPECT_EQ(s.radio.queue.limit, 25);
   EXPECT_FALSE(s.radio.rts);
 }
 
@@ -232,6 +232,85 @@ TEST(Spec, LargestAllowedValuesPass) {
   EXPECT_EQ(s.seed, 9223372036854775807ull);
   EXPECT_EQ(s.flows[0].rate_bps, 10'000'000'000);
   EXPECT_EQ(s.topology.node_count(), 2000);
+}
+
+}  // namespace
+}  // namespace mantra::sim
+
+namespace mantra::sim {
+namespace {
+
+nlohmann::json dumbbell() {
+  return nlohmann::json::parse(R"({
+    "duration": 50, "seed": 1,
+    "topology": {"kind": "dumbbell", "bandwidth": "32Mbps", "delay": "20ms", "queue": {"kind": "red", "max_p": 0.1}},
+    "flows": [{"protocol": "newreno", "ecn": true, "count": 3, "max_window": 500},
+              {"protocol": "tfwmfc", "group": "lossy", "access_loss": 0.1}]
+  })");
+}
+
+TEST(SpecDumbbell, EachFlowGetsItsOwnHostPairAndCountRepeatsAFlow) {
+  const Spec s = parse_spec(dumbbell());
+  ASSERT_EQ(s.flows.size(), 4u);
+  EXPECT_EQ(s.topology.pairs, 4);
+  EXPECT_EQ(s.topology.node_count(), 10);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(s.flows[static_cast<size_t>(i)].src, 2 + i);
+    EXPECT_EQ(s.flows[static_cast<size_t>(i)].dst, 6 + i);
+  }
+  EXPECT_TRUE(s.flows[0].ecn);
+  EXPECT_EQ(s.flows[0].group, "newreno");  // the protocol, unless named
+  EXPECT_EQ(s.flows[3].group, "lossy");
+  EXPECT_DOUBLE_EQ(s.flows[3].access_loss, 0.1);
+  EXPECT_TRUE(s.topology.queue.red);
+  EXPECT_DOUBLE_EQ(s.topology.queue.max_p, 0.1);
+  EXPECT_EQ(s.topology.access_bandwidth_bps, 320000000);  // 10x the bottleneck unless given
+}
+
+TEST(SpecDumbbell, BadQueuesAndFlowKeysNameTheirKey) {
+  const auto error = [](const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json j = dumbbell();
+    edit(j);
+    try {
+      parse_spec(j);
+    } catch (const SpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error([](auto& j) { j["topology"]["queue"]["kind"] = "codel"; }),
+            "topology.queue.kind: unknown queue kind 'codel' (known: droptail, red)");
+  EXPECT_EQ(error([](auto& j) { j["topology"]["queue"] = {{"kind", "droptail"}, {"max_p", 0.5}}; }),
+            "topology.queue.max_p: only a red queue takes max_p");
+  EXPECT_EQ(error([](auto& j) { j["topology"]["queue"]["max_p"] = 0; }),
+            "topology.queue.max_p: 0 is out of range (above 0 .. 1)");
+  EXPECT_EQ(error([](auto& j) { j["topology"]["queue"].update({{"min_th", 20}, {"max_th", 10}}); }),
+            "topology.queue.max_th: must be above min_th");
+  EXPECT_EQ(error([](auto& j) { j["flows"][0]["src"] = 0; }),
+            "flows[0].src: a dumbbell gives each flow its own hosts: no src or dst");
+  EXPECT_EQ(error([](auto& j) { j["flows"][1]["ecn"] = true; }),
+            "flows[1].ecn: only tcp flows take ecn (a core protocol asks for ECT itself)");
+  EXPECT_EQ(error([](auto& j) { j["flows"][0]["count"] = 0; }), "flows[0].count: 0 is out of range (1 .. 1000)");
+  EXPECT_EQ(error([](auto& j) { j["flows"][0]["count"] = 999; }),
+            "flows: a dumbbell of 1000 flows needs 2002 nodes, at most 2000 (999 flows)");
+  EXPECT_EQ(error([](auto& j) { j["flows"][1]["group"] = "a b"; }),
+            "flows[1].group: must be a name of letters, digits, '-' and '_' (at most 64)");
+  nlohmann::json chain = nlohmann::json::parse(R"({"duration": 10, "seed": 1,
+    "topology": {"kind": "chain", "hops": 2}, "radio": {"preset": "ns2-80211b", "queue": {"kind": "red"}},
+    "flows": [{"protocol": "latp", "src": 0, "dst": 2, "access_loss": 0.1}]})");
+  try {
+    parse_spec(chain);
+    ADD_FAILURE();
+  } catch (const SpecError& e) {
+    EXPECT_STREQ(e.what(), "flows[0].access_loss: only dumbbell flows take an access_loss");
+  }
+  chain["flows"][0].erase("access_loss");
+  try {
+    parse_spec(chain);
+    ADD_FAILURE();
+  } catch (const SpecError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("radio.queue: latp's node agents need drop-tail", 0), 0u);
+  }
 }
 
 }  // namespace

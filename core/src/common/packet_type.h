@@ -11,6 +11,9 @@ enum class PacketType : uint8_t {
   kTfrcData = 0x10,
   kTfrcFeedback = 0x11,
   kAdtfrcProbe = 0x12,
+  kTfwmfcData = 0x20,
+  kTfwmfcSenderReport = 0x21,
+  kTfwmfcReceiverReport = 0x22,
 };
 
 }  // namespace mantra

@@ -12,6 +12,8 @@
 #include "latp/latp_sender.h"
 #include "tfrc/tfrc_receiver.h"
 #include "tfrc/tfrc_sender.h"
+#include "tfwmfc/tfwmfc_receiver.h"
+#include "tfwmfc/tfwmfc_sender.h"
 
 namespace mantra {
 namespace {
@@ -48,6 +50,8 @@ const std::vector<ProtocolEntry>& protocols() {
       rate_protocol<tfrc::TfrcLaw, tfrc::TfrcReceiver>("tfrc"),
       rate_protocol<adtfrc::AdtfrcLaw, adtfrc::AdtfrcReceiver>("adtfrc"),
       rate_protocol<latp::LatpLaw, latp::LatpReceiver>("latp"),
+      rate_protocol<tfwmfc::TfwmfcLaw, tfwmfc::TfwmfcReceiver>("tfwmfc"),
+      rate_protocol<tfwmfc::TfrcLossLaw, tfwmfc::TfwmfcReceiver>("tfrc-loss"),
       rate_protocol<cbr::CbrLaw, cbr::CbrReceiver>("cbr", true),
   };
   return list;

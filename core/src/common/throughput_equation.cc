@@ -14,18 +14,22 @@ double tfrc_rate(double s_bytes, double rtt_s, double p, double t_rto_s) {
   return s_bytes / denom;
 }
 
-double tfrc_loss_rate_for(double s_bytes, double rtt_s, double x_bytes_per_s) {
-  if (tfrc_rate(s_bytes, rtt_s, 1.0) >= x_bytes_per_s) return 1.0;
+double loss_rate_for(const std::function<double(double)>& rate_of_p, double x_bytes_per_s) {
+  if (rate_of_p(1.0) >= x_bytes_per_s) return 1.0;
   double lo = 1e-12, hi = 1.0;  // rate(lo) > x >= ... > rate(hi)
-  if (tfrc_rate(s_bytes, rtt_s, lo) <= x_bytes_per_s) return lo;
+  if (rate_of_p(lo) <= x_bytes_per_s) return lo;
   for (int i = 0; i < 200 && hi / lo > 1.0 + 1e-12; ++i) {
     const double mid = std::sqrt(lo * hi);  // bisect in log space: p spans decades
-    if (tfrc_rate(s_bytes, rtt_s, mid) > x_bytes_per_s)
+    if (rate_of_p(mid) > x_bytes_per_s)
       lo = mid;
     else
       hi = mid;
   }
   return std::sqrt(lo * hi);
+}
+
+double tfrc_loss_rate_for(double s_bytes, double rtt_s, double x_bytes_per_s) {
+  return loss_rate_for([&](double p) { return tfrc_rate(s_bytes, rtt_s, p); }, x_bytes_per_s);
 }
 
 double floyd_rate(double s_bytes, double rtt_s, double p, double k) {

@@ -14,6 +14,8 @@
 // All rates are in bytes per second; s in bytes, R and t_RTO in seconds.
 #pragma once
 
+#include <functional>
+
 namespace mantra {
 
 constexpr double kFloydK = 1.22;  // periodic-loss constant, TF-WMFC §2.1
@@ -26,6 +28,11 @@ double tfrc_rate(double s_bytes, double rtt_s, double p, double t_rto_s = -1.0);
 // bisection on (0, 1] (the equation decreases strictly in p). Returns 1 when
 // even p = 1 allows more than x, and a tiny p when x is unreachable high.
 double tfrc_loss_rate_for(double s_bytes, double rtt_s, double x_bytes_per_s);
+
+// The p at which a model that falls strictly in p gives x_bytes_per_s, by
+// bisection in log space on [1e-12, 1]: 1 when even p = 1 allows more than
+// x, 1e-12 when x is beyond the model's rate there.
+double loss_rate_for(const std::function<double(double)>& rate_of_p, double x_bytes_per_s);
 
 double floyd_rate(double s_bytes, double rtt_s, double p, double k = kFloydK);
 

@@ -14,7 +14,8 @@
 //                   the next send to last send + s/allowed rate (a faster rate
 //                   applies at once) and re-arms the no-feedback timer
 //   no feedback  L.on_nofeedback ──► S re-arms as the law answers
-//   rate period  every L.rate_update_period(): L.on_rate_update (TF-WMFC's Δ)
+//   rate update  at L.rate_update_due(): L.on_rate_update, which moves the
+//                   due time on (TF-WMFC's Δ and its ramp every RTT)
 //   control      at L.control_due(): L.make_control (a sender report every T,
 //                   a probe): sent ahead of data
 #pragma once
@@ -83,8 +84,9 @@ class RateLaw {
   // The no-feedback interval from now; nullopt: the law has no such timer.
   virtual std::optional<Duration> nofeedback_interval(const SendState& state) const = 0;
   virtual NofeedbackNext on_nofeedback(Time /*now*/, const SendState& /*state*/) { return NofeedbackNext::restart(); }
-  // A rate update on a fixed period, independent of feedback; nullopt: none.
-  virtual std::optional<Duration> rate_update_period() const { return std::nullopt; }
+  // A rate update of the law's own clock, independent of feedback: when it
+  // is next due (nullopt: none). on_rate_update must move it past `now`.
+  virtual std::optional<Time> rate_update_due() const { return std::nullopt; }
   virtual void on_rate_update(Time /*now*/, const SendState& /*state*/) {}
   // A control packet of the sender's own (a sender report, a probe): when it
   // is next due, and the packet itself when it is.

@@ -35,7 +35,6 @@ void RateSender::start(Time now) {
   source_.start(now);
   law_->on_start(now, state_);
   arm_nofeedback(now, law_->nofeedback_interval(state_));
-  if (auto period = law_->rate_update_period()) next_rate_update_ = now + *period;
 }
 
 void RateSender::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) {
@@ -58,11 +57,7 @@ void RateSender::pull_next_send() {
 
 void RateSender::handle_timeout(Time now) {
   if (!state_.started_) return;
-  if (next_rate_update_ && now >= *next_rate_update_) {
-    law_->on_rate_update(now, state_);
-    const Duration period = *law_->rate_update_period();
-    while (*next_rate_update_ <= now) *next_rate_update_ += period;
-  }
+  if (auto due = law_->rate_update_due(); due && now >= *due) law_->on_rate_update(now, state_);
   if (state_.nofeedback_deadline_ && now >= *state_.nofeedback_deadline_) {
     const Rate before = law_->allowed_rate(state_);
     const NofeedbackNext next = law_->on_nofeedback(now, state_);
@@ -139,7 +134,7 @@ std::optional<Time> RateSender::poll_timeout() const {
   }
   consider(state_.nofeedback_deadline_);
   consider(law_->control_due());
-  consider(next_rate_update_);
+  consider(law_->rate_update_due());
   return next;
 }
 

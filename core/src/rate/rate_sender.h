@@ -9,15 +9,15 @@
 // to last send + s/X (so a rate that rose applies at once) and re-arms the
 // no-feedback timer; after a no-feedback expiry that raised the rate (LATP's
 // one-packet-per-RTT floor) the next send is pulled in the same way.
-// Control packets the law originates go out ahead of data; a rate update
-// period, when the law has one, runs on its own clock.
+// Control packets the law originates go out ahead of data; rate updates,
+// when the law has them, run on the law's own clock.
 //
 //   [not started] ──first poll──► [sending] ◄──report taken: re-arm timer──┐
 //                                   │  │ data due & source has a packet   │
 //                                   │  └──► stamp, count, pace ────────────┤
 //                                   │ no-feedback timer ──► law ─────────────┤
 //                                   │     (restart / after d / stop)       │
-//                                   └ rate period ──► law.on_rate_update ──┘
+//                                   └ rate update due ──► law.on_rate_update┘
 #pragma once
 
 #include <memory>
@@ -76,7 +76,6 @@ class RateSender : public Sender {
   EndpointStats stats_;
   Time t_nom_;  // nominal send time of the next data packet
   uint32_t next_seq_ = 0;
-  std::optional<Time> next_rate_update_;
   int64_t nofeedback_expiries_ = 0;
 };
 

@@ -58,13 +58,20 @@ def select(frame: pd.DataFrame, where: dict[str, Any] | None) -> pd.DataFrame:
 def campaign_frame(frame: pd.DataFrame, camp: Campaign) -> pd.DataFrame:
     """The campaign's finished runs, with its metrics as columns under their names."""
     rows = frame[(frame["campaign"] == camp.name) & (frame["status"] == "ok")].copy()
-    for name, path in camp.metrics.items():
-        if path not in rows.columns:
+    for name, metric in camp.metrics.items():
+        paths = metric.split(" / ")  # a path, or the ratio of two within each run
+        missing = [p for p in paths if p not in rows.columns]
+        if missing:
             if rows.empty:
                 rows[name] = pd.Series(dtype=float)
                 continue
-            raise InputError(f"{camp.source}: metrics.{name}: the results have no '{path}'")
-        rows[name] = pd.to_numeric(rows[path], errors="coerce")
+            raise InputError(f"{camp.source}: metrics.{name}: the results have no '{missing[0]}'")
+        values = [pd.to_numeric(rows[p], errors="coerce") for p in paths]
+        if len(values) == 1:
+            rows[name] = values[0]
+        else:
+            den = values[1].where(values[1] != 0)  # a zero denominator gives no value, not infinity
+            rows[name] = values[0] / den
     return rows
 
 

@@ -36,6 +36,10 @@ from mantra.lab.located_yaml import Located
 from mantra.spec import KeyPathError, load_spec, resolve_all, set_dotted
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+# A metric: a dotted path into a result, or "A / B", the ratio of two within each run.
+_DOTTED = r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*"
+METRIC_PATH = re.compile(rf"^{_DOTTED}(?: / {_DOTTED})?$")
+
 TOP_KEYS = {"campaign", "title", "description", "base", "grid", "seeds", "metrics", "plots", "claims", "quick"}
 QUICK_KEYS = {"seeds", "set", "grid"}
 # Columns of the run index; a grid axis may not take one of these names.
@@ -259,8 +263,11 @@ def parse_campaign(doc: Located, quick: bool = False) -> Campaign:
     for metric, where in metrics.items():
         if not isinstance(metric, str) or not NAME.match(metric):
             raise doc.error(("metrics", metric), "a metric name of letters, digits, '-' and '_'")
-        if not isinstance(where, str) or not re.match(r"^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$", where):
-            raise doc.error(("metrics", metric), "a dotted path into the result, e.g. flows.0.throughput_kbps")
+        if not isinstance(where, str) or not METRIC_PATH.match(where):
+            raise doc.error(
+                ("metrics", metric),
+                "a dotted path into the result, e.g. flows.0.throughput_kbps, or the ratio of two: A / B",
+            )
     groups = _grid(doc, data["grid"], base)
     camp = Campaign(
         name=name,

@@ -54,6 +54,8 @@ KINDS: dict[str, tuple[set[str], set[str]]] = {
     "timeseries": ({"series", "seed"}, {"flow"}),
     "cdf": ({"series"}, {"flow"}),
     "scatter": ({"x", "y", "series"}, set()),
+    "bar": ({"metric", "x"}, set()),
+    "groups": ({"groups", "seed"}, set()),
 }
 
 
@@ -80,10 +82,19 @@ def check_plots(camp: Campaign) -> None:
         if kind == "sweep":
             check_metric(camp, place + ("metric",), entry["metric"])
             check_axis(camp, place + ("x",), entry["x"], numeric=True)
+        if kind == "bar":
+            check_metric(camp, place + ("metric",), entry["metric"])
+            check_axis(camp, place + ("x",), entry["x"])
+        if kind == "groups" and (
+            not isinstance(entry["groups"], list)
+            or not entry["groups"]
+            or not all(isinstance(g, str) and g for g in entry["groups"])
+        ):
+            raise camp.doc.error(place + ("groups",), "a list of flow group names (a flow's `group`)")
         if kind == "scatter":
             check_metric(camp, place + ("x",), entry["x"])
             check_metric(camp, place + ("y",), entry["y"])
-        if kind == "timeseries" and entry["seed"] not in camp.seeds:
+        if kind in ("timeseries", "groups") and entry["seed"] not in camp.seeds:
             raise camp.doc.error(place + ("seed",), f"seed {entry['seed']!r} is not one of the campaign's seeds")
         flow = entry.get("flow", 0)
         if not isinstance(flow, int) or isinstance(flow, bool) or not 0 <= flow < len(camp.base.get("flows", [])):
@@ -203,7 +214,46 @@ def _scatter(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> t
     return _png(fig), pd.DataFrame(table)
 
 
-DRAW = {"sweep": _sweep, "timeseries": _timeseries, "cdf": _cdf, "scatter": _scatter}
+def _bar(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple[bytes, pd.DataFrame]:
+    """A metric per value of a (labelled) axis, with 95 % intervals over the seeds."""
+    metric, x = entry["metric"], entry["x"]
+    agg = aggregate(rows, metric, [x])
+    order = [o for o in entry["x_order"] if o in set(agg[x])]
+    agg = agg.set_index(x).loc[order].reset_index()
+    fig, ax = _axes(entry["title"], x, metric)
+    ax.bar(range(len(agg)), agg["mean"], yerr=agg["ci95"].fillna(0), capsize=3, color=[f"C{i}" for i in range(len(agg))])
+    ax.set_xticks(range(len(agg)), [str(o) for o in agg[x]], rotation=30, ha="right")
+    table = pd.DataFrame(
+        {x: agg[x], metric: [format_interval(m, h, n) for m, h, n in zip(agg["mean"], agg["ci95"], agg["n"], strict=True)]}
+    )
+    return _png(fig), table
+
+
+def _group_series(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple[bytes, pd.DataFrame]:
+    """The mean receive rate of each named flow group over time, in the first run of `seed`."""
+    fig, ax = _axes(entry["title"], "time (s)", "mean receive rate per flow (kb/s)")
+    table = []
+    runs = rows[rows["seed"] == entry["seed"]]
+    if not runs.empty:
+        key = runs["key"].iloc[0]
+        groups = load(key).get("groups", {})
+        for i, name in enumerate(entry["groups"]):
+            s = groups.get(name, {}).get("series", {"t": [], "rx_kbps": []})
+            ax.plot(s["t"], s["rx_kbps"], label=name, linewidth=1.2, color=f"C{i}")
+            rx = np.asarray(s["rx_kbps"], dtype=float)
+            table.append({"group": name, "run": key, "mean kb/s": f"{rx.mean():.1f}" if len(rx) else "no data"})
+    ax.legend(title="group")
+    return _png(fig), pd.DataFrame(table)
+
+
+DRAW = {
+    "sweep": _sweep,
+    "timeseries": _timeseries,
+    "cdf": _cdf,
+    "scatter": _scatter,
+    "bar": _bar,
+    "groups": _group_series,
+}
 
 
 def draw(camp: Campaign, frame: pd.DataFrame, load: ResultLoader) -> list[Figure]:
@@ -215,6 +265,8 @@ def draw(camp: Campaign, frame: pd.DataFrame, load: ResultLoader) -> list[Figure
         rows = select(frame, entry.get("where"))
         series = camp.axis(entry.get("series", ""))
         order = series.labels if series is not None else []
-        png, table = DRAW[entry["kind"]]({**entry, "title": title, "order": order}, rows, load)
+        x_axis = camp.axis(entry["x"]) if entry["kind"] == "bar" else None
+        x_order = x_axis.labels if x_axis is not None else []
+        png, table = DRAW[entry["kind"]]({**entry, "title": title, "order": order, "x_order": x_order}, rows, load)
         figures.append(Figure(title, entry["kind"], png, table))
     return figures

@@ -18,7 +18,9 @@ std::vector<std::pair<std::string, double>> endpoint_diagnostics(const mantra::E
   const mantra::EndpointStats s = endpoint.stats();
   std::vector<std::pair<std::string, double>> d = {{"datagrams_sent", static_cast<double>(s.datagrams_sent)},
                                                    {"datagrams_received", static_cast<double>(s.datagrams_received)},
-                                                   {"datagrams_rejected", static_cast<double>(s.datagrams_rejected)}};
+                                                   {"datagrams_rejected", static_cast<double>(s.datagrams_rejected)},
+                                                   {"ect_received", static_cast<double>(s.ect_received)},
+                                                   {"ce_received", static_cast<double>(s.ce_received)}};
   d.insert(d.end(), s.diagnostics.begin(), s.diagnostics.end());
   return d;
 }

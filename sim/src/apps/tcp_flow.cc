@@ -2,6 +2,8 @@
 
 #include <ns3/core-module.h>
 #include <ns3/inet-socket-address.h>
+#include <ns3/ipv4-header.h>
+#include <ns3/ipv4-l3-protocol.h>
 #include <ns3/ipv4.h>
 #include <ns3/tcp-congestion-ops.h>
 #include <ns3/tcp-recovery-ops.h>
@@ -31,6 +33,16 @@ void configure_flow_socket(ns3::Ptr<ns3::Socket> socket, const FlowSpec& flow, c
   tcp->SetCongestionControlAlgorithm(
       CreateObject<TcpWindowCap>(congestion.Create<TcpCongestionOps>(), static_cast<uint32_t>(flow.max_window)));
   tcp->SetRecoveryAlgorithm(CreateObject<TcpClassicRecovery>());
+  if (flow.ecn) tcp->SetUseEcn(TcpSocketState::On);  // RFC 3168, classic: both ends negotiate it
+  // A window beyond 16 bits needs window scaling and buffers that hold it
+  // (ns-2's window is not bounded by 64 KiB; ns-3's defaults are 128 KiB).
+  const uint64_t window_bytes = static_cast<uint64_t>(flow.max_window) * static_cast<uint64_t>(flow.packet_size);
+  if (window_bytes > 65535) {
+    const auto buffer = static_cast<uint32_t>(std::max<uint64_t>(131072, 2 * window_bytes));
+    tcp->SetAttribute("WindowScaling", BooleanValue(true));
+    tcp->SetAttribute("SndBufSize", UintegerValue(buffer));
+    tcp->SetAttribute("RcvBufSize", UintegerValue(buffer));
+  }
 }
 
 TcpVariantOptions variant_options(const FlowKind& kind, const FlowSpec& flow, uint32_t index) {
@@ -123,6 +135,7 @@ nlohmann::json freeze_model(const FlowSpec& flow, const FlowMetrics& metrics, co
 
 void TcpSourceApp::report(FlowMetrics& metrics, nlohmann::json& extra) {
   std::vector<std::pair<std::string, double>> d{{"gave_up", gave_up_ ? 1.0 : 0.0}};
+  if (flow_.ecn) d.emplace_back("ecn_reductions", static_cast<double>(cwr_entries_));
   if (socket_) {
     d.emplace_back("rtt_samples", static_cast<double>(socket_->rtt_samples()));
     if (socket_->rtt_samples() > 0) d.emplace_back("rtt_mean_s", socket_->rtt_sum_s() / socket_->rtt_samples());
@@ -158,6 +171,16 @@ void TcpSourceApp::StartApplication() {
   configure_flow_socket(socket_, flow_, kind_.tcp_congestion_type);
   socket_->set_options(variant_options(kind_, flow_, index_));
   socket_->TraceConnectWithoutContext("Tx", MakeCallback(&TcpSourceApp::OnTx, this));
+  if (flow_.ecn) {
+    socket_->TraceConnectWithoutContext(
+        "CongState", MakeBoundCallback(
+                         +[](TcpSourceApp* app, TcpSocketState::TcpCongState_t from, TcpSocketState::TcpCongState_t to) {
+                           if (to == TcpSocketState::CA_CWR && from != TcpSocketState::CA_CWR &&
+                               app->metrics_->in_window(Simulator::Now().GetSeconds()))
+                             ++app->cwr_entries_;
+                         },
+                         this));
+  }
   socket_->Bind();
   if (elfn_ && flow_.tcp.elfn) {
     elfn_->register_source(index_, GetNode()->GetId(), GetNode()->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal(),
@@ -216,9 +239,29 @@ void TcpSinkApp::StartApplication() {
                             UintegerValue(static_cast<uint32_t>(flow_.receive_buffer * flow_.packet_size)));
   }
   listener_->Bind(InetSocketAddress(Ipv4Address::GetAny(), port_));
+  if (flow_.ecn) {  // the codepoint each data segment arrived with, at the sink's IP
+    GetNode()->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+        "LocalDeliver", MakeCallback(&TcpSinkApp::OnLocalDeliver, this));
+  }
   listener_->Listen();
   listener_->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
                                MakeCallback(&TcpSinkApp::OnAccept, this));
+}
+
+void TcpSinkApp::OnLocalDeliver(const ns3::Ipv4Header& ip, ns3::Ptr<const ns3::Packet> p, uint32_t) {
+  if (ip.GetProtocol() != 6) return;
+  ns3::TcpHeader tcp;
+  if (p->PeekHeader(tcp) == 0 || tcp.GetDestinationPort() != port_) return;
+  if (p->GetSize() <= tcp.GetSerializedSize()) return;  // no data
+  if (!metrics_->in_window(ns3::Simulator::Now().GetSeconds())) return;
+  ++data_received_;
+  if (ip.GetEcn() == ns3::Ipv4Header::ECN_CE) ++ce_received_;
+}
+
+void TcpSinkApp::report(FlowMetrics& metrics, nlohmann::json&) {
+  if (!flow_.ecn) return;
+  metrics.set_diagnostics("receiver", {{"ce_received", static_cast<double>(ce_received_)},
+                                       {"data_received", static_cast<double>(data_received_)}});
 }
 
 void TcpSinkApp::StopApplication() {

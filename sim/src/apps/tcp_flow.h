@@ -48,6 +48,7 @@ class TcpSourceApp : public FlowApp {
   void Fill(ns3::Ptr<ns3::Socket> socket, uint32_t available);
   void OnTx(ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h, ns3::Ptr<const ns3::TcpSocketBase> s);
   void OnError(ns3::Ptr<ns3::Socket> socket);
+  int64_t cwr_entries_ = 0;  // ECN flows: window reductions on an ECN echo (entries into CA_CWR)
 
   ns3::Ipv4Address peer_;
   uint16_t port_;
@@ -65,7 +66,8 @@ class TcpSinkApp : public FlowApp {
  public:
   // `congestion_type`: the receiver kind's; a sink sends no data, so it never acts.
   TcpSinkApp(const FlowContext& context, std::string congestion_type);
-  void report(FlowMetrics&, nlohmann::json&) override {}  // the flow's metrics say it all
+  // ECN flows: the CE marks the sink's IP saw on the flow's data.
+  void report(FlowMetrics& metrics, nlohmann::json& extra) override;
 
  private:
   void StartApplication() override;
@@ -73,6 +75,7 @@ class TcpSinkApp : public FlowApp {
   void OnAccept(ns3::Ptr<ns3::Socket> socket, const ns3::Address& from);
   void OnReceive(ns3::Ptr<ns3::Socket> socket);
   void OnRx(ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h, ns3::Ptr<const ns3::TcpSocketBase> s);
+  void OnLocalDeliver(const ns3::Ipv4Header& ip, ns3::Ptr<const ns3::Packet> p, uint32_t interface);
 
   uint16_t port_;
   FlowSpec flow_;
@@ -80,6 +83,8 @@ class TcpSinkApp : public FlowApp {
   SegmentClock* clock_;
   std::string congestion_type_;
   bool probes_possible_;  // the sender freezes (ELFN, Freeze-Probing), so probes may arrive
+  int64_t ce_received_ = 0;    // ECN flows: data segments that arrived marked CE
+  int64_t data_received_ = 0;  // ECN flows: data segments that reached the sink's IP
   ns3::Ptr<ns3::Socket> listener_;
   std::vector<ns3::Ptr<ns3::Socket>> accepted_;
 };

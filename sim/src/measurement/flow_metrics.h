@@ -43,6 +43,8 @@ class FlowMetrics {
   // A sample of the flow's path length on the unit-disk graph (nullopt: no path).
   void on_hop_sample(std::optional<int> hops);
 
+  // Whether time t_s lies in the measurement window.
+  bool in_window(double t_s) const { return measured(t_s); }
   double throughput_kbps() const;
   int64_t sent_packets() const { return sent_packets_; }
   int64_t sent_bytes() const { return sent_bytes_; }

@@ -15,6 +15,9 @@
 
 namespace mantra::sim {
 
+// The preset's data rate (its queue's link rate for RED's Table 1).
+inline constexpr double kRadioDataRateBps = 2e6;
+
 // Received power (dBm) of the preset's transmitter at `distance_m`, by the
 // preset's own propagation model: the thresholds are this at the ranges.
 double preset_rx_power_dbm(double distance_m);

@@ -11,6 +11,7 @@
 #include <ns3/wifi-module.h>
 
 #include "apps/tcp_flow.h"
+#include "network/queues.h"
 #include "network/radio.h"
 #include "network/random_streams.h"
 
@@ -24,6 +25,10 @@ constexpr int64_t kMobilityStreams = streams::kMobility;
 constexpr int64_t kRadioStreams = streams::kRadio;
 constexpr int64_t kRoutingStreams = streams::kRouting;
 constexpr int64_t kWiredStreams = streams::kWired;
+
+constexpr int kRadioQueuePackets = 50;    // ns-2's interface queue
+constexpr int kWiredQueuePackets = 50;    // a wired link's drop-tail default
+constexpr int kAccessQueuePackets = 1000;  // a dumbbell's access links: never the bottleneck
 
 // Positions (or random motion) for every node no script moves.
 void place_unscripted(const Spec& spec, NodeContainer& nodes) {
@@ -111,17 +116,6 @@ void place_scripted(const Spec& spec, NodeContainer& nodes) {
   }
 }
 
-// `queue_disc`: ns3::FifoQueueDisc, or mantra::LatpQueueDisc (the same
-// drop-tail FIFO that also shows LATP packets to the node's agent).
-void install_drop_tail(NetDeviceContainer& devices, int queue_packets,
-                       const std::string& queue_disc = "ns3::FifoQueueDisc") {
-  // Before any address is assigned, or ns-3 installs FqCoDel on Wi-Fi.
-  TrafficControlHelper tch;
-  tch.SetRootQueueDisc(queue_disc, "MaxSize",
-                       QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, static_cast<uint32_t>(queue_packets))));
-  tch.Install(devices);
-}
-
 void count_queue_drops(NetDeviceContainer& devices, Scenario& s) {
   for (uint32_t i = 0; i < devices.GetN(); ++i) {
     Ptr<NetDevice> dev = devices.Get(i);
@@ -171,8 +165,8 @@ void build_wireless(const Spec& spec, Scenario& s) {
     DsrMainHelper dsr_main;
     dsr_main.Install(dsr, s.nodes);
   }
-  install_drop_tail(devices, spec.radio.queue_packets,
-                    spec.needs_latp_agents() ? "mantra::LatpQueueDisc" : "ns3::FifoQueueDisc");
+  install_queue(devices, spec.radio.queue, kRadioDataRateBps, 0, kRadioQueuePackets,
+                spec.needs_latp_agents() ? "mantra::LatpQueueDisc" : "ns3::FifoQueueDisc");
   count_queue_drops(devices, s);
   for (uint32_t i = 0; i < devices.GetN(); ++i) {
     auto mac = DynamicCast<WifiNetDevice>(devices.Get(i))->GetMac();
@@ -190,6 +184,37 @@ void build_wireless(const Spec& spec, Scenario& s) {
   if (spec.routing == "static") add_chain_routes(s);
 }
 
+// One point-to-point link between nodes a and b with `queue` at both ends and
+// a one-packet device queue under it (so the queue disc holds the backlog),
+// addressed in its own /24 subnet `subnet` (10.1.0.0 + 256 subnet).
+NetDeviceContainer add_link(Scenario& s, uint32_t a, uint32_t b, int64_t bandwidth_bps, double delay_s,
+                            const QueueSpec& queue, uint32_t subnet) {
+  PointToPointHelper p2p;
+  p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(bandwidth_bps))));
+  p2p.SetChannelAttribute("Delay", TimeValue(Seconds(delay_s)));
+  p2p.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("1p")));
+  NetDeviceContainer link = p2p.Install(s.nodes.Get(a), s.nodes.Get(b));
+  install_queue(link, queue, static_cast<double>(bandwidth_bps), delay_s, kWiredQueuePackets);
+  count_queue_drops(link, s);
+  Ipv4AddressHelper ip;
+  ip.SetBase(Ipv4Address((10u << 24) + (1u << 16) + (subnet << 8)), "255.255.255.0");
+  Ipv4InterfaceContainer ifaces = ip.Assign(link);
+  if (s.addresses[a] == Ipv4Address()) s.addresses[a] = ifaces.GetAddress(0);
+  if (s.addresses[b] == Ipv4Address()) s.addresses[b] = ifaces.GetAddress(1);
+  return link;
+}
+
+// Bernoulli loss of `rate` per packet arriving at `device`, each counted in `counter`.
+void add_packet_loss(Ptr<NetDevice> device, double rate, int64_t stream, int64_t* counter) {
+  auto em = CreateObject<RateErrorModel>();
+  em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
+  em->SetAttribute("ErrorRate", DoubleValue(rate));
+  em->AssignStreams(stream);
+  device->SetAttribute("ReceiveErrorModel", PointerValue(em));
+  device->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(+[](int64_t* n, Ptr<const Packet>) { ++*n; },
+                                                                    counter));
+}
+
 void build_wired(const Spec& spec, Scenario& s) {
   const TopologySpec& t = spec.topology;
   InternetStackHelper internet;
@@ -197,27 +222,43 @@ void build_wired(const Spec& spec, Scenario& s) {
   s.addresses.assign(s.nodes.GetN(), Ipv4Address());
   int64_t stream = kWiredStreams;
   for (int h = 0; h < t.hops; ++h) {
-    PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(t.bandwidth_bps))));
-    p2p.SetChannelAttribute("Delay", TimeValue(Seconds(t.delay_s)));
-    p2p.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("1p")));
-    NetDeviceContainer link = p2p.Install(s.nodes.Get(h), s.nodes.Get(h + 1));
+    const auto a = static_cast<uint32_t>(h);
+    NetDeviceContainer link = add_link(s, a, a + 1, t.bandwidth_bps, t.delay_s, t.queue, a);
     if (t.loss > 0) {
-      for (uint32_t d = 0; d < 2; ++d) {  // both directions
-        auto em = CreateObject<RateErrorModel>();
-        em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
-        em->SetAttribute("ErrorRate", DoubleValue(t.loss));
-        em->AssignStreams(stream++);
-        link.Get(d)->SetAttribute("ReceiveErrorModel", PointerValue(em));
-      }
+      for (uint32_t d = 0; d < 2; ++d) add_packet_loss(link.Get(d), t.loss, stream++, &s.drops.channel_error);
     }
-    install_drop_tail(link, t.queue_packets);
-    count_queue_drops(link, s);
-    Ipv4AddressHelper ip;
-    ip.SetBase(Ipv4Address((10u << 24) | (1u << 16) | (static_cast<uint32_t>(h) << 8)), "255.255.255.0");
-    Ipv4InterfaceContainer ifaces = ip.Assign(link);
-    if (s.addresses[h] == Ipv4Address()) s.addresses[h] = ifaces.GetAddress(0);
-    s.addresses[h + 1] = ifaces.GetAddress(1);
+  }
+  Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+}
+
+// The dumbbell (TF-WMFC Figs. 3, 6, 9): routers 0 and 1 joined by the
+// bottleneck (its queue at both ends); flow i's sender, host 2 + i, on an
+// access link to router 0, its receiver, host 2 + pairs + i, on one to router
+// 1. Access links have drop-tail queues of 1000 packets and 10x the
+// bottleneck's rate by default, so they never bottleneck. A flow's
+// access_loss drops packets by Bernoulli trials as they reach its receiver
+// (the paper's lossy wireless hop; the reports going back are not lost).
+void build_dumbbell(const Spec& spec, Scenario& s) {
+  const TopologySpec& t = spec.topology;
+  InternetStackHelper internet;
+  internet.Install(s.nodes);
+  // A router with hundreds of access links would look for a forwarded
+  // packet's destination among all its interfaces' addresses (the weak end
+  // system model), which took a third of the run; no packet is ever for a
+  // router, and a host has one interface, so the strong model changes nothing.
+  for (uint32_t router = 0; router < 2; ++router) {
+    s.nodes.Get(router)->GetObject<Ipv4L3Protocol>()->SetAttribute("StrongEndSystemModel", BooleanValue(true));
+  }
+  s.addresses.assign(s.nodes.GetN(), Ipv4Address());
+  add_link(s, 0, 1, t.bandwidth_bps, t.delay_s, t.queue, 0);
+  QueueSpec access;
+  access.limit = kAccessQueuePackets;
+  const auto pairs = static_cast<uint32_t>(t.pairs);
+  for (uint32_t i = 0; i < pairs; ++i) {
+    add_link(s, 2 + i, 0, t.access_bandwidth_bps, t.access_delay_s, access, 1 + 2 * i);
+    NetDeviceContainer last = add_link(s, 1, 2 + pairs + i, t.access_bandwidth_bps, t.access_delay_s, access, 2 + 2 * i);
+    const double loss = spec.flows[i].access_loss;
+    if (loss > 0) add_packet_loss(last.Get(1), loss, kWiredStreams + i, &s.drops.channel_error);
   }
   Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 }
@@ -247,6 +288,8 @@ void build_scenario(const Spec& spec, Scenario& s) {
   place_scripted(spec, s.nodes);
   if (spec.topology.kind == TopologyKind::kP2p)
     build_wired(spec, s);
+  else if (spec.topology.kind == TopologyKind::kDumbbell)
+    build_dumbbell(spec, s);
   else
     build_wireless(spec, s);
   count_route_drops(s);

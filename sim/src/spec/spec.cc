@@ -40,6 +40,35 @@ const json& required(const json& obj, const std::string& where, const std::strin
 // A name from a fixed list: non-strings are shown as they are.
 std::string name_of(const json& v) { return v.is_string() ? v.get<std::string>() : shown(v); }
 
+// A queue: a number (drop-tail packets) or {kind, limit, ...} (docs/run-spec.md, "Queues").
+QueueSpec parse_queue(const json& v, const std::string& key) {
+  QueueSpec q;
+  if (!v.is_object()) {
+    q.limit = small_integer(v, key, kQueue);
+    return q;
+  }
+  check_keys(v, key, {"kind", "limit", "min_th", "max_th", "max_p", "w_q", "gentle", "hard_drop", "ecn"});
+  const std::string kind = name_of(required(v, key, "kind"));
+  if (kind != "droptail" && kind != "red") {
+    throw SpecError(key + ".kind", "unknown queue kind '" + one_line(kind, kShown) + "' (known: droptail, red)");
+  }
+  q.red = kind == "red";
+  if (v.contains("limit")) q.limit = small_integer(v["limit"], key + ".limit", kQueue);
+  for (const char* red_key : {"min_th", "max_th", "max_p", "w_q", "gentle", "hard_drop", "ecn"}) {
+    if (v.contains(red_key) && !q.red) throw SpecError(key + "." + red_key, std::string("only a red queue takes ") + red_key);
+  }
+  if (v.contains("min_th")) q.min_th = number(v["min_th"], key + ".min_th", kQueueThreshold);
+  if (v.contains("max_th")) q.max_th = number(v["max_th"], key + ".max_th", kQueueThreshold);
+  if (v.contains("max_p")) q.max_p = number(v["max_p"], key + ".max_p", kMaxP);
+  if (v.contains("w_q")) q.w_q = number(v["w_q"], key + ".w_q", kMaxP);
+  if (v.contains("gentle")) q.gentle = boolean(v["gentle"], key + ".gentle");
+  if (v.contains("hard_drop")) q.hard_drop = boolean(v["hard_drop"], key + ".hard_drop");
+  if (v.contains("ecn")) q.ecn = boolean(v["ecn"], key + ".ecn");
+  if (q.min_th >= 0 && q.max_th >= 0 && q.max_th <= q.min_th) throw SpecError(key + ".max_th", "must be above min_th");
+  if (q.limit > 0 && q.max_th > q.limit) throw SpecError(key + ".max_th", "must not be above the limit");
+  return q;
+}
+
 RadioSpec parse_radio(const json& v) {
   RadioSpec r;
   std::string preset;
@@ -58,7 +87,7 @@ RadioSpec parse_radio(const json& v) {
   if (v.is_object()) {
     if (v.contains("rx_range")) r.rx_range_m = number(v["rx_range"], "radio.rx_range", kRadioRange);
     if (v.contains("cs_range")) r.cs_range_m = number(v["cs_range"], "radio.cs_range", kRadioRange);
-    if (v.contains("queue")) r.queue_packets = small_integer(v["queue"], "radio.queue", kQueue);
+    if (v.contains("queue")) r.queue = parse_queue(v["queue"], "radio.queue");
     if (v.contains("rts")) r.rts = boolean(v["rts"], "radio.rts");
   }
   if (r.cs_range_m < r.rx_range_m) throw SpecError("radio.cs_range", "must not be below radio.rx_range");
@@ -100,7 +129,17 @@ TopologySpec parse_topology(const json& v) {
     t.bandwidth_bps = rate(required(v, "topology", "bandwidth"), "topology.bandwidth");
     t.delay_s = duration(required(v, "topology", "delay"), "topology.delay", kTime);
     if (v.contains("loss")) t.loss = probability(v["loss"], "topology.loss");
-    if (v.contains("queue")) t.queue_packets = small_integer(v["queue"], "topology.queue", kQueue);
+    if (v.contains("queue")) t.queue = parse_queue(v["queue"], "topology.queue");
+  } else if (k == "dumbbell") {
+    check_keys(v, "topology", {"kind", "bandwidth", "delay", "queue", "access_bandwidth", "access_delay"});
+    t.kind = TopologyKind::kDumbbell;
+    t.bandwidth_bps = rate(required(v, "topology", "bandwidth"), "topology.bandwidth");
+    t.delay_s = duration(required(v, "topology", "delay"), "topology.delay", kTime);
+    if (v.contains("queue")) t.queue = parse_queue(v["queue"], "topology.queue");
+    t.access_bandwidth_bps = v.contains("access_bandwidth")
+                                 ? rate(v["access_bandwidth"], "topology.access_bandwidth")
+                                 : std::min<int64_t>(10 * t.bandwidth_bps, static_cast<int64_t>(kRate.hi));
+    if (v.contains("access_delay")) t.access_delay_s = duration(v["access_delay"], "topology.access_delay", kTime);
   } else if (k == "manet") {
     check_keys(v, "topology", {"kind", "nodes", "width", "height", "fixed"});
     t.kind = TopologyKind::kManet;
@@ -141,7 +180,7 @@ TopologySpec parse_topology(const json& v) {
         positions(required(v, "topology", "positions"), "topology.positions", 2, kMaxNodes, kCoordinate, kCoordinate);
   } else {
     throw SpecError("topology.kind",
-                    "unknown kind '" + one_line(k, kShown) + "' (known: chain, p2p, manet, grid, positions)");
+                    "unknown kind '" + one_line(k, kShown) + "' (known: chain, p2p, dumbbell, manet, grid, positions)");
   }
   return t;
 }
@@ -306,21 +345,28 @@ TcpFlowSpec parse_tcp_keys(const json& v, const std::string& where, const FlowKi
   return t;
 }
 
-FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
-  const std::string where = at("flows", index);
-  check_keys(v, where,
-             {"protocol", "receiver", "src", "dst", "min_hops", "start", "stop", "packet_size", "rate", "max_window",
-              "receive_buffer", "elfn", "frozen_timer", "probe_interval", "halve_on_resume", "min_rto",
-              "clock_granularity", "params", "receiver_params"});
-  FlowSpec f;
-  const FlowKind* kind = flow_kind(required(v, where, "protocol"), where + ".protocol", f.protocol);
-  if (v.contains("receiver")) {
-    const FlowKind* receiver = flow_kind(v["receiver"], where + ".receiver", f.receiver);
-    if (!can_pair(*kind, *receiver)) {
-      throw SpecError(where + ".receiver",
-                      "a " + receiver->name + " receiver cannot serve a " + kind->name + " sender");
+// phases: {name: [from, to], ...}, each window inside the run.
+std::vector<std::pair<std::string, std::pair<double, double>>> parse_phases(const json& v, double duration_s) {
+  if (!v.is_object() || v.empty() || v.size() > 100) throw SpecError("phases", "must map 1 to 100 names to [from, to]");
+  std::vector<std::pair<std::string, std::pair<double, double>>> out;
+  for (const auto& [name, window] : v.items()) {
+    const std::string key = path("phases", name);
+    if (name.empty() || name.size() > 64 ||
+        name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+            std::string::npos) {
+      throw SpecError(key, "a phase name is letters, digits, '-' and '_' (at most 64)");
     }
+    if (!window.is_array() || window.size() != 2) throw SpecError(key, "must be [from, to]");
+    const double from = duration(window[0], key, kTime), to = duration(window[1], key, kTime);
+    if (to <= from) throw SpecError(key, "to must be after from");
+    if (to > duration_s) throw SpecError(key, "must end by the run's duration");
+    out.emplace_back(name, std::pair{from, to});
   }
+  return out;
+}
+
+// A flow's src and dst: node numbers, or random together.
+void parse_endpoints(const json& v, const std::string& where, const Spec& spec, int nodes, FlowSpec& f) {
   const json& src = required(v, where, "src");
   const json& dst = required(v, where, "dst");
   const auto is_random = [](const json& x) { return x.is_string() && x.get<std::string>() == "random"; };
@@ -328,8 +374,7 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
   if (is_random(src) || is_random(dst)) {
     if (!is_random(src) || !is_random(dst))
       throw SpecError(where + ".dst", "src and dst are random together or not at all");
-    if (spec.topology.kind == TopologyKind::kP2p)
-      throw SpecError(where + ".src", "random pairs need a wireless topology");
+    if (spec.topology.wired()) throw SpecError(where + ".src", "random pairs need a wireless topology");
     f.src = f.dst = -1;
     const std::string hops_text = "(1 .. " + std::to_string(nodes - 1) + ", the network's nodes - 1)";
     const Range hops{1, static_cast<double>(nodes - 1), hops_text.c_str()};
@@ -346,6 +391,48 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
       *out = small_integer(*node, k, r);
     }
     if (f.src == f.dst) throw SpecError(where + ".dst", "must differ from src");
+  }
+}
+
+FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
+  const std::string where = at("flows", index);
+  check_keys(v, where,
+             {"protocol", "receiver", "src", "dst", "min_hops", "start", "stop", "packet_size", "rate", "max_window",
+              "receive_buffer", "elfn", "frozen_timer", "probe_interval", "halve_on_resume", "min_rto",
+              "clock_granularity", "params", "receiver_params", "count", "group", "access_loss", "ecn"});
+  FlowSpec f;
+  const FlowKind* kind = flow_kind(required(v, where, "protocol"), where + ".protocol", f.protocol);
+  if (v.contains("receiver")) {
+    const FlowKind* receiver = flow_kind(v["receiver"], where + ".receiver", f.receiver);
+    if (!can_pair(*kind, *receiver)) {
+      throw SpecError(where + ".receiver",
+                      "a " + receiver->name + " receiver cannot serve a " + kind->name + " sender");
+    }
+  }
+  if (spec.topology.kind == TopologyKind::kDumbbell) {
+    // Each flow has its own host pair: flow i runs from host 2 + i to host 2 + pairs + i.
+    for (const char* key : {"src", "dst", "min_hops"}) {
+      if (v.contains(key)) throw SpecError(where + "." + key, "a dumbbell gives each flow its own hosts: no src or dst");
+    }
+    if (v.contains("access_loss")) f.access_loss = probability(v["access_loss"], where + ".access_loss");
+  } else {
+    if (v.contains("access_loss")) throw SpecError(where + ".access_loss", "only dumbbell flows take an access_loss");
+    parse_endpoints(v, where, spec, nodes, f);
+  }
+  if (v.contains("group")) {
+    const json& g = v["group"];
+    if (!g.is_string() || g.get<std::string>().empty() || g.get<std::string>().size() > 64 ||
+        g.get<std::string>().find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+            std::string::npos) {
+      throw SpecError(where + ".group", "must be a name of letters, digits, '-' and '_' (at most 64)");
+    }
+    f.group = g.get<std::string>();
+  } else {
+    f.group = f.protocol;
+  }
+  if (v.contains("ecn")) {
+    if (!kind->tcp()) throw SpecError(where + ".ecn", "only tcp flows take ecn (a core protocol asks for ECT itself)");
+    f.ecn = boolean(v["ecn"], where + ".ecn");
   }
   f.start_s = v.contains("start") ? duration(v["start"], where + ".start", kTime) : 0.0;
   f.stop_s = v.contains("stop") ? duration(v["stop"], where + ".stop", kTime) : spec.duration_s;
@@ -491,6 +578,8 @@ int TopologySpec::node_count() const {
       return static_cast<int>(positions.size());
     case TopologyKind::kGrid:
       return rows * cols;
+    case TopologyKind::kDumbbell:
+      return 2 + 2 * pairs;
   }
   return 0;
 }
@@ -500,8 +589,8 @@ Spec parse_spec(const json& j) {
   if (!j.is_object()) throw SpecError("", "a spec must be a JSON object of keys, not " + std::string(j.type_name()));
   s.source = j;
   check_keys(j, "",
-             {"duration", "seed", "interval", "smoothness_window", "hop_sampling", "measure", "radio", "routing",
-              "channel_error", "topology", "mobility", "latp_agent", "flows"});
+             {"duration", "seed", "interval", "smoothness_window", "hop_sampling", "measure", "phases", "radio",
+              "routing", "channel_error", "topology", "mobility", "latp_agent", "flows"});
   s.duration_s = duration(required(j, "", "duration"), "duration", kDuration);
   s.seed = static_cast<uint64_t>(integer(required(j, "", "seed"), "seed", kSeed));
   if (j.contains("interval")) s.interval_s = duration(j["interval"], "interval", kInterval);
@@ -520,6 +609,7 @@ Spec parse_spec(const json& j) {
     if (s.measure_to_s > s.duration_s) throw SpecError("measure.to", "must not be after the run's duration");
     if (s.measure_to_s <= s.measure_from_s) throw SpecError("measure.to", "must be after measure.from");
   }
+  if (j.contains("phases")) s.phases = parse_phases(j["phases"], s.duration_s);
   if (j.contains("latp_agent")) {
     const json& a = j["latp_agent"];
     if (a.is_boolean()) {
@@ -535,16 +625,16 @@ Spec parse_spec(const json& j) {
     if (!error.empty()) throw SpecError("latp_agent", error);
   }
   s.topology = parse_topology(required(j, "", "topology"));
-  const bool wired = s.topology.kind == TopologyKind::kP2p;
+  const bool wired = s.topology.wired();
   if (j.contains("radio")) {
-    if (wired) throw SpecError("radio", "a p2p topology has no radio");
+    if (wired) throw SpecError("radio", "a wired topology has no radio");
     s.radio = parse_radio(j["radio"]);
   }
   s.routing = wired ? "static" : "aodv";
   if (j.contains("routing")) {
     const json& r = j["routing"];
     s.routing = name_of(r);
-    if (wired && s.routing != "static") throw SpecError("routing", "a p2p topology uses static routing");
+    if (wired && s.routing != "static") throw SpecError("routing", "a wired topology uses static routing");
     if (!wired && s.routing != "aodv" && s.routing != "dsr" && s.routing != "static") {
       throw SpecError("routing", "unknown routing '" + one_line(s.routing, kShown) + "' (known: aodv, dsr, static)");
     }
@@ -553,7 +643,7 @@ Spec parse_spec(const json& j) {
     }
   }
   if (j.contains("channel_error")) {
-    if (wired) throw SpecError("channel_error", "a p2p topology takes topology.loss instead");
+    if (wired) throw SpecError("channel_error", "a wired topology takes topology.loss (p2p) or a flow's access_loss (dumbbell) instead");
     s.channel_error = parse_channel_error(j["channel_error"], s.topology.node_count());
   }
   if (j.contains("mobility")) {
@@ -561,7 +651,7 @@ Spec parse_spec(const json& j) {
     if (s.mobility.model == "rwp" && s.topology.kind != TopologyKind::kManet) {
       throw SpecError("mobility.model", "random waypoint needs a manet topology (its area)");
     }
-    if (s.mobility.model != "static" && wired) throw SpecError("mobility.model", "a p2p topology cannot move");
+    if (s.mobility.model != "static" && wired) throw SpecError("mobility.model", "a wired topology cannot move");
   }
   const json& flows = required(j, "", "flows");
   if (!flows.is_array() || flows.empty()) throw SpecError("flows", "must list at least one flow");
@@ -572,8 +662,27 @@ Spec parse_spec(const json& j) {
   double samples = 0;
   for (size_t i = 0; i < flows.size(); ++i) {
     FlowSpec f = parse_flow(flows[i], i, s, nodes);
-    samples += std::ceil((f.stop_s - f.start_s) / s.interval_s);
-    s.flows.push_back(f);
+    const int count =
+        flows[i].contains("count") ? small_integer(flows[i]["count"], at("flows", i) + ".count", kFlowCount) : 1;
+    if (s.flows.size() + static_cast<size_t>(count) > kMaxFlows) {
+      throw SpecError(at("flows", i) + ".count", "makes more than " + std::to_string(kMaxFlows) + " flows in all");
+    }
+    for (int c = 0; c < count; ++c) {
+      samples += std::ceil((f.stop_s - f.start_s) / s.interval_s);
+      s.flows.push_back(f);
+    }
+  }
+  if (s.topology.kind == TopologyKind::kDumbbell) {
+    s.topology.pairs = static_cast<int>(s.flows.size());
+    if (s.topology.node_count() > kMaxNodes) {
+      throw SpecError("flows", "a dumbbell of " + std::to_string(s.flows.size()) + " flows needs " +
+                                   std::to_string(s.topology.node_count()) + " nodes, at most " +
+                                   std::to_string(kMaxNodes) + " (999 flows)");
+    }
+    for (size_t i = 0; i < s.flows.size(); ++i) {
+      s.flows[i].src = 2 + static_cast<int>(i);
+      s.flows[i].dst = 2 + s.topology.pairs + static_cast<int>(i);
+    }
   }
   if (samples > kMaxSeriesSamples) {
     // FlowMetrics keeps two counters per flow and interval, and the result lists them.
@@ -589,6 +698,9 @@ Spec parse_spec(const json& j) {
   }
   if (s.needs_latp_agents() && wired)
     throw SpecError("flows", "latp needs a wireless topology (its node agents read the radio)");
+  if (s.needs_latp_agents() && s.radio.queue.red) {
+    throw SpecError("radio.queue", "latp's node agents need drop-tail radio queues (they read their own queue disc)");
+  }
   return s;
 }
 

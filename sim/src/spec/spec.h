@@ -39,11 +39,28 @@ class SpecError : public std::runtime_error {
   std::string key_, message_;
 };
 
+// A queue disc (docs/run-spec.md, "Queues"): drop-tail of `limit` packets,
+// or RED with ECN marking. RED's unset numbers (< 0) take the TF-WMFC paper's
+// Table 1 at the link's rate C in Mb/s: limit 400C/16, min_th 5C/16, max_th
+// 50C/16 packets.
+struct QueueSpec {
+  bool red = false;
+  int limit = -1;       // packets; drop-tail default 50
+  double min_th = -1;   // red: packets
+  double max_th = -1;   // red: packets
+  double max_p = 1.0;   // red: marking probability at max_th (Table 1)
+  double w_q = 0.002;   // red: weight of the average (Table 1)
+  bool gentle = true;   // red: probability rises to 1 between max_th and 2 max_th (ns-3's default)
+  bool hard_drop = true;  // red: drop, never mark, where the average forces it (ns-3's default)
+  bool ecn = true;      // red: mark ECN-capable packets instead of dropping them
+  int limit_or(int fallback) const { return limit > 0 ? limit : fallback; }
+};
+
 struct RadioSpec {
   std::string preset = "ns2-80211b";
   double rx_range_m = 250;  // decode range
   double cs_range_m = 550;  // carrier-sense range
-  int queue_packets = 50;   // interface queue (drop-tail)
+  QueueSpec queue;          // interface queue: drop-tail of 50 packets (ns-2's IFQ)
   bool rts = true;          // RTS/CTS before every unicast frame
   int short_retry = 7;      // ns-2 ShortRetryLimit_
   int long_retry = 4;       // ns-2 LongRetryLimit_
@@ -59,7 +76,7 @@ struct ChannelErrorSpec {
   bool on() const { return rate > 0; }
 };
 
-enum class TopologyKind { kChain, kP2p, kManet, kPositions, kGrid };
+enum class TopologyKind { kChain, kP2p, kManet, kPositions, kGrid, kDumbbell };
 
 struct TopologySpec {
   TopologyKind kind = TopologyKind::kChain;
@@ -69,11 +86,17 @@ struct TopologySpec {
   int nodes = 0;                                     // manet
   double width_m = 0, height_m = 0;                  // manet
   std::vector<std::pair<double, double>> positions;  // positions; manet: nodes 0..k-1 held fixed
-  // p2p: a wired line of `hops` links
+  // p2p: a wired line of `hops` links; dumbbell: the bottleneck between its routers
   int64_t bandwidth_bps = 0;
   double delay_s = 0;
   double loss = 0;
-  int queue_packets = 50;
+  QueueSpec queue;  // p2p, dumbbell bottleneck
+  // dumbbell: each flow has its own sender and receiver host, each on an
+  // access link to the left and right router (nodes 0 and 1)
+  int pairs = 0;                    // host pairs: the number of flows
+  int64_t access_bandwidth_bps = 0;  // default 10x the bottleneck
+  double access_delay_s = 0.001;
+  bool wired() const { return kind == TopologyKind::kP2p || kind == TopologyKind::kDumbbell; }
   int node_count() const;
 };
 
@@ -115,6 +138,9 @@ struct FlowSpec {
   double start_s = 0, stop_s = 0;
   int packet_size = 1000;
   int64_t rate_bps = 0;            // cbr
+  std::string group;               // the flow's group in the result (default: its protocol)
+  double access_loss = 0;          // dumbbell: per-packet loss on the last hop to the receiver
+  bool ecn = false;                // TCP kinds: ECN-capable (RFC 3168), both ends
   int max_window = 20;             // TCP kinds, packets (ns-2 window_)
   int receive_buffer = 0;          // TCP kinds, packets of the sink's receive buffer; 0: ns-3's default (128 KiB)
   TcpFlowSpec tcp;                 // TCP kinds
@@ -131,6 +157,9 @@ struct Spec {
   double smoothness_window_s = 10.0;  // LATP's smoothness period
   double measure_from_s = 0;          // per-flow metrics count [from, to] only
   double measure_to_s = 0;            // (defaults: 0 and duration)
+  // Named windows of the run [from, to]: each flow group's mean rate is also
+  // given per phase (flows joining and leaving, TF-WMFC Fig. 8).
+  std::vector<std::pair<std::string, std::pair<double, double>>> phases;
   bool latp_agent = true;             // LATP node agents on every node (when a flow is latp)
   mantra::Params latp_agent_params;   // core/src/latp/node_agent.h parameters
   RadioSpec radio;

@@ -64,8 +64,15 @@ inline constexpr Range kCoordinate{-1e5, 1e5, "(-100000 .. 100000 m)"};
 // rwp speed: above 0, or random waypoint never reaches a steady state (and a
 // tiny speed overflows ns-3's Time on one leg); 1000 m/s is ten times a fast drone.
 inline constexpr Range kSpeed{0.01, 1000, "(0.01 .. 1000 m/s; model: static for no movement)"};
-// radio.queue, topology.queue: a drop-tail queue; ns-2 set-ups use 25-50.
+// radio.queue, topology.queue: a queue's limit; ns-2 set-ups use 25-50, the
+// TF-WMFC paper's RED up to 3200 (Table 1 at 128 Mb/s).
 inline constexpr Range kQueue{1, 1e5, "(1 .. 100000 packets)"};
+// red min_th, max_th: packets of the average queue, fractions allowed (Table 1 at 2 Mb/s: 0.625).
+inline constexpr Range kQueueThreshold{0, 1e5, "(0 .. 100000 packets)"};
+// red max_p, w_q: probabilities above 0.
+inline constexpr Range kMaxP{0, 1, "(above 0 .. 1)", true};
+// dumbbell flows: count of copies of one flow entry.
+inline constexpr Range kFlowCount{1, 1000, "(1 .. 1000)"};
 // seed: ns-3's RngRun is 64-bit; a JSON integer any parser reads exactly.
 inline constexpr Range kSeed{1, 9223372036854775807.0, "(1 .. 9223372036854775807)"};
 // chain, p2p hops: at most kMaxNodes nodes.

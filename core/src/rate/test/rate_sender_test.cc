@@ -100,8 +100,11 @@ class PeriodicLaw : public RateLaw {
   ReportOutcome on_datagram(Time, std::span<const uint8_t>, SendState&) override { return ReportOutcome::kRejected; }
   Rate allowed_rate(const SendState&) const override { return Rate::kbps(80); }
   std::optional<Duration> nofeedback_interval(const SendState&) const override { return std::nullopt; }
-  std::optional<Duration> rate_update_period() const override { return Duration::millis(100); }
-  void on_rate_update(Time now, const SendState&) override { updates.push_back(now); }
+  std::optional<Time> rate_update_due() const override { return next_update; }
+  void on_rate_update(Time now, const SendState&) override {
+    updates.push_back(now);
+    next_update = now + Duration::millis(100);
+  }
   std::optional<Time> control_due() const override { return next_report; }
   std::optional<Datagram> make_control(Time now, const SendState&) override {
     next_report = now + Duration::millis(250);
@@ -113,6 +116,7 @@ class PeriodicLaw : public RateLaw {
   std::vector<std::pair<std::string, double>> diagnostics(const SendState&) const override { return {}; }
 
   std::vector<Time> updates;
+  Time next_update = Time::zero() + Duration::millis(100);
   Time next_report = Time::zero();
 };
 

@@ -1,0 +1,96 @@
+"""TF-WMFC's network: ECN end to end (ECT asked for by the core, CE set by a RED queue on a
+wired link and on an 802.11 interface queue, both counted at the receiving core), ECN-TCP's
+window reductions, and the paper's wireless-hop claim in miniature."""
+
+from conftest import sim
+
+
+def cbr(rate, ecn, **keys):
+    return {"protocol": "cbr", "rate": rate, "params": {"ecn": ecn}, **keys}
+
+
+def counts(flow):
+    r = flow["diagnostics"]["receiver"]
+    return r["datagrams_received"], r["ect_received"], r["ce_received"]
+
+
+def test_red_on_a_wired_bottleneck_marks_ect_packets_and_drops_the_others(write_spec):
+    # 2 x 1.5 Mb/s into 2 Mb/s: RED (Table 1 at C = 2) marks the ECT(0) flow, drops the Not-ECT one.
+    spec = {
+        "duration": 20,
+        "seed": 1,
+        "topology": {"kind": "dumbbell", "bandwidth": "2Mbps", "delay": "20ms", "queue": {"kind": "red"}},
+        "flows": [cbr("1.5Mbps", 2, group="ect"), cbr("1.5Mbps", 0, group="not_ect")],
+    }
+    r = sim(write_spec(spec))
+    ect, not_ect = r["flows"]
+    received, ect_seen, ce_seen = counts(ect)
+    assert received > 1000
+    assert ect_seen + ce_seen == received  # every packet arrives as it was sent: ECT(0), or marked CE
+    assert ce_seen > 0.05 * received
+    received, ect_seen, ce_seen = counts(not_ect)
+    assert (ect_seen, ce_seen) == (0, 0)
+    assert not_ect["plr"] > ect["plr"] + 0.05  # RED drops where it would have marked
+
+
+def test_red_on_the_radio_interface_queue_marks_and_tfwmfc_leaves_its_ramp(write_spec):
+    spec = {
+        "duration": 30,
+        "seed": 1,
+        "routing": "static",
+        "radio": {"preset": "ns2-80211b", "queue": {"kind": "red"}},
+        "topology": {"kind": "chain", "hops": 2},
+        "flows": [cbr("1.2Mbps", 2, src=0, dst=2)],
+    }
+    received, ect_seen, ce_seen = counts(sim(write_spec(spec))["flows"][0])
+    assert received > 500
+    assert ect_seen + ce_seen == received
+    assert ce_seen > 0
+    spec["topology"]["hops"] = 4
+    spec["flows"] = [{"protocol": "tfwmfc", "src": 0, "dst": 4, "start": 1}]
+    sender = sim(write_spec(spec))["flows"][0]["diagnostics"]["sender"]
+    assert sender["initial_phase"] == 0
+    assert sender["p_m"] > 0
+
+
+def test_ecn_tcp_halves_on_echoes_and_reports_the_model_inputs(write_spec):
+    spec = {
+        "duration": 40,
+        "seed": 1,
+        "topology": {"kind": "dumbbell", "bandwidth": "8Mbps", "delay": "20ms", "queue": {"kind": "red"}},
+        "flows": [{"protocol": "newreno", "ecn": True, "count": 4, "max_window": 500}],
+    }
+    r = sim(write_spec(spec))
+    for f in r["flows"]:
+        assert f["diagnostics"]["sender"]["ecn_reductions"] > 0
+        assert f["diagnostics"]["receiver"]["ce_received"] >= f["diagnostics"]["sender"]["ecn_reductions"] * 0.5
+        assert f["ecn_model"]["p_m_reductions"] > 0
+    group = r["groups"]["newreno"]
+    assert group["flows"] == 4
+    assert 0.5 < group["model_ratio_refined_reductions"] < 2
+    # Plain NewReno on the same queue is dropped, never marked.
+    spec["flows"][0]["ecn"] = False
+    plain = sim(write_spec(spec))["flows"][0]
+    assert "ecn_reductions" not in plain["diagnostics"]["sender"]
+
+
+def test_wireless_hop_loss_spares_tfwmfc_and_cuts_loss_based_tfrc(write_spec):
+    """Fig. 10 in miniature: 10 % Bernoulli loss on the last hop of half the flows."""
+
+    def ratio(protocol):
+        spec = {
+            "duration": 80,
+            "seed": 1,
+            "measure": {"from": 30},
+            "topology": {"kind": "dumbbell", "bandwidth": "8Mbps", "delay": "20ms", "queue": {"kind": "red"}},
+            "flows": [
+                {"protocol": "newreno", "ecn": True, "count": 2, "max_window": 500, "group": "tcp"},
+                {"protocol": protocol, "count": 2, "start": 1, "group": "wired"},
+                {"protocol": protocol, "count": 2, "start": 1, "group": "wireless", "access_loss": 0.1},
+            ],
+        }
+        g = sim(write_spec(spec))["groups"]
+        return g["wireless"]["throughput_kbps"] / g["wired"]["throughput_kbps"]
+
+    assert 0.75 < ratio("tfwmfc") < 1.3
+    assert ratio("tfrc-loss") < 0.6

@@ -77,6 +77,7 @@ bench: build
 	PYTHONPATH=python $(VENV)/bin/python bench/apps_overhead.py
 	PYTHONPATH=python $(VENV)/bin/python bench/latp_agent_overhead.py
 	PYTHONPATH=python $(VENV)/bin/python bench/chain_capacity.py
+	PYTHONPATH=python $(VENV)/bin/python bench/fig8_cost.py
 
 clean:
 	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -151,7 +151,9 @@ nlohmann::json run_simulation(const Spec& spec) {
   const auto jain = jain_index(elastic);
   result["fairness_jain"] = jain ? nlohmann::json(*jain) : nlohmann::json(nullptr);
   result["flow_means"] = flow_means(elastic_summaries);
-  result["groups"] = flow_groups(spec, drawn, result["flows"].get<std::vector<nlohmann::json>>());
+  const auto summaries = result["flows"].get<std::vector<nlohmann::json>>();
+  result["groups"] = flow_groups(spec, drawn, summaries);
+  if (!spec.phases.empty()) result["phases"] = phase_totals(spec, drawn, summaries);
   result["queue_drops"] = scenario.drops.ifq_per_node;
   int64_t ifq_total = 0;
   for (int64_t d : scenario.drops.ifq_per_node) ifq_total += d;

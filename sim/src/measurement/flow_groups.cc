@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "common/throughput_equation.h"
@@ -35,6 +36,44 @@ nlohmann::json ecn_model(const FlowSpec& flow, const nlohmann::json& summary) {
   };
   reading("reductions", sent > 0 ? reductions / sent : 0);
   reading("marks", received > 0 ? marks / received : 0);
+  return out;
+}
+
+namespace {
+
+// The mean of a flow's receive-rate series over (from, to]; nullopt if it has no interval there.
+std::optional<double> series_mean(const nlohmann::json& series, double from, double to) {
+  double total = 0;
+  int count = 0;
+  for (size_t k = 0; k < series["t"].size(); ++k) {
+    const double at = series["t"][k].get<double>();
+    if (at > from && at <= to) {
+      total += series["rx_kbps"][k].get<double>();
+      ++count;
+    }
+  }
+  if (!count) return std::nullopt;
+  return total / count;
+}
+
+}  // namespace
+
+nlohmann::json phase_totals(const Spec& spec, const std::vector<FlowSpec>& flows,
+                            const std::vector<nlohmann::json>& summaries) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [phase, window] : spec.phases) {
+    double aggregate = 0;
+    int active = 0;
+    for (size_t i = 0; i < flows.size(); ++i) {
+      if (const auto mean = series_mean(summaries[i]["series"], window.first, window.second)) {
+        aggregate += *mean;
+        ++active;
+      }
+    }
+    out[phase] = {{"flows", active},
+                  {"aggregate_kbps", aggregate},
+                  {"fair_share_kbps", active ? nlohmann::json(aggregate / active) : nlohmann::json(nullptr)}};
+  }
   return out;
 }
 

@@ -24,6 +24,12 @@ namespace mantra::sim {
 // The model check of one ECN-TCP flow from its summary; null without RTT samples.
 nlohmann::json ecn_model(const FlowSpec& flow, const nlohmann::json& summary);
 
+// phases: {name: {flows (active in the phase), aggregate_kbps (their summed
+// mean receive rates over it), fair_share_kbps (aggregate / flows)}}: what a
+// group's phase rate compares with when flows join and leave.
+nlohmann::json phase_totals(const Spec& spec, const std::vector<FlowSpec>& flows,
+                            const std::vector<nlohmann::json>& summaries);
+
 nlohmann::json flow_groups(const Spec& spec, const std::vector<FlowSpec>& flows,
                            const std::vector<nlohmann::json>& summaries);
 

@@ -82,6 +82,7 @@ def test_wireless_hop_loss_spares_tfwmfc_and_cuts_loss_based_tfrc(write_spec):
             "duration": 80,
             "seed": 1,
             "measure": {"from": 30},
+            "phases": {"late": [50, 80]},
             "topology": {"kind": "dumbbell", "bandwidth": "8Mbps", "delay": "20ms", "queue": {"kind": "red"}},
             "flows": [
                 {"protocol": "newreno", "ecn": True, "count": 2, "max_window": 500, "group": "tcp"},
@@ -89,7 +90,12 @@ def test_wireless_hop_loss_spares_tfwmfc_and_cuts_loss_based_tfrc(write_spec):
                 {"protocol": protocol, "count": 2, "start": 1, "group": "wireless", "access_loss": 0.1},
             ],
         }
-        g = sim(write_spec(spec))["groups"]
+        r = sim(write_spec(spec))
+        g = r["groups"]
+        # Each group's rate over a phase, and the phase's fair share over the flows in it.
+        assert r["phases"]["late"]["flows"] == 6
+        total = sum(g[n]["phases"]["late"]["throughput_kbps"] * g[n]["flows"] for n in ("tcp", "wired", "wireless"))
+        assert abs(total / 6 - r["phases"]["late"]["fair_share_kbps"]) < 1e-6 * total
         return g["wireless"]["throughput_kbps"] / g["wired"]["throughput_kbps"]
 
     assert 0.75 < ratio("tfwmfc") < 1.3

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 import yaml
+
 from mantra.simulator import ROOT, run_spec, sim_binary
 
 CAMPAIGN = ROOT / "campaigns" / "tfwmfc" / "transient.yaml"

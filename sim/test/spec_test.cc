@@ -280,11 +280,15 @@ TEST(SpecDumbbell, BadQueuesAndFlowKeysNameTheirKey) {
   };
   EXPECT_EQ(error([](auto& j) { j["topology"]["queue"]["kind"] = "codel"; }),
             "topology.queue.kind: unknown queue kind 'codel' (known: droptail, red)");
-  EXPECT_EQ(error([](auto& j) { j["topology"]["queue"] = {{"kind", "droptail"}, {"max_p", 0.5}}; }),
+  EXPECT_EQ(error([](auto& j) {
+              j["topology"]["queue"] = {{"kind", "droptail"}, {"max_p", 0.5}};
+            }),
             "topology.queue.max_p: only a red queue takes max_p");
   EXPECT_EQ(error([](auto& j) { j["topology"]["queue"]["max_p"] = 0; }),
             "topology.queue.max_p: 0 is out of range (above 0 .. 1)");
-  EXPECT_EQ(error([](auto& j) { j["topology"]["queue"].update({{"min_th", 20}, {"max_th", 10}}); }),
+  EXPECT_EQ(error([](auto& j) {
+              j["topology"]["queue"].update({{"min_th", 20}, {"max_th", 10}});
+            }),
             "topology.queue.max_th: must be above min_th");
   EXPECT_EQ(error([](auto& j) { j["flows"][0]["src"] = 0; }),
             "flows[0].src: a dumbbell gives each flow its own hosts: no src or dst");

@@ -175,13 +175,12 @@ void TfwmfcLaw::on_rate_update(Time now, const SendState& state) {
 }
 
 std::vector<std::pair<std::string, double>> TfwmfcLaw::diagnostics(const SendState&) const {
-  std::vector<std::pair<std::string, double>> d{
-      {"rate_bps", y_ * 8},
-      {"initial_phase", initial_ ? 1.0 : 0.0},
-      {"sender_reports", static_cast<double>(sender_reports_)},
-      {"receiver_reports", static_cast<double>(receiver_reports_)},
-      {"signals", static_cast<double>(signals_)},
-      {"signals_counted", signals_counted_}};
+  std::vector<std::pair<std::string, double>> d{{"rate_bps", y_ * 8},
+                                                {"initial_phase", initial_ ? 1.0 : 0.0},
+                                                {"sender_reports", static_cast<double>(sender_reports_)},
+                                                {"receiver_reports", static_cast<double>(receiver_reports_)},
+                                                {"signals", static_cast<double>(signals_)},
+                                                {"signals_counted", signals_counted_}};
   if (r_) d.emplace_back("rtt_ms", *r_ * 1e3);
   if (p_) d.emplace_back(config_.signal == Signal::kMarks ? "p_m" : "p_l", *p_);
   if (initial_phase_end_) d.emplace_back("initial_phase_end_s", initial_phase_end_->secs());

@@ -72,8 +72,8 @@ struct SenderConfig {
   double w_th_bytes = 64000;                        // W_th (Table 2: 64 kbytes)
   PmStart pm_start = PmStart::kContinue;
   bool ewma_per_report = false;
-  bool bound = true;    // eq. 7's once-per-RTT bound (on losses too for tfrc-loss)
-  bool ect = true;      // data asks for ECT(0); tfrc-loss: false
+  bool bound = true;           // eq. 7's once-per-RTT bound (on losses too for tfrc-loss)
+  bool ect = true;             // data asks for ECT(0); tfrc-loss: false
   double max_rate_bps = 1e10;  // a guard, not the paper's: keeps the pacing interval above zero
 };
 
@@ -124,8 +124,8 @@ class TfwmfcLaw : public RateLaw {
   std::optional<Time> next_ramp_;
   std::optional<Time> next_sender_report_;
   int64_t sender_reports_ = 0, receiver_reports_ = 0;
-  int64_t signals_ = 0;           // n_M (n_lost) summed over the reports
-  double signals_counted_ = 0;    // after eq. 7's bound
+  int64_t signals_ = 0;         // n_M (n_lost) summed over the reports
+  double signals_counted_ = 0;  // after eq. 7's bound
   std::optional<Time> initial_phase_end_;
 };
 

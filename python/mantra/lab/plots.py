@@ -221,10 +221,15 @@ def _bar(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple
     order = [o for o in entry["x_order"] if o in set(agg[x])]
     agg = agg.set_index(x).loc[order].reset_index()
     fig, ax = _axes(entry["title"], x, metric)
-    ax.bar(range(len(agg)), agg["mean"], yerr=agg["ci95"].fillna(0), capsize=3, color=[f"C{i}" for i in range(len(agg))])
+    ax.bar(
+        range(len(agg)), agg["mean"], yerr=agg["ci95"].fillna(0), capsize=3, color=[f"C{i}" for i in range(len(agg))]
+    )
     ax.set_xticks(range(len(agg)), [str(o) for o in agg[x]], rotation=30, ha="right")
     table = pd.DataFrame(
-        {x: agg[x], metric: [format_interval(m, h, n) for m, h, n in zip(agg["mean"], agg["ci95"], agg["n"], strict=True)]}
+        {
+            x: agg[x],
+            metric: [format_interval(m, h, n) for m, h, n in zip(agg["mean"], agg["ci95"], agg["n"], strict=True)],
+        }
     )
     return _png(fig), table
 

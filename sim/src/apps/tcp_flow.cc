@@ -173,13 +173,14 @@ void TcpSourceApp::StartApplication() {
   socket_->TraceConnectWithoutContext("Tx", MakeCallback(&TcpSourceApp::OnTx, this));
   if (flow_.ecn) {
     socket_->TraceConnectWithoutContext(
-        "CongState", MakeBoundCallback(
-                         +[](TcpSourceApp* app, TcpSocketState::TcpCongState_t from, TcpSocketState::TcpCongState_t to) {
-                           if (to == TcpSocketState::CA_CWR && from != TcpSocketState::CA_CWR &&
-                               app->metrics_->in_window(Simulator::Now().GetSeconds()))
-                             ++app->cwr_entries_;
-                         },
-                         this));
+        "CongState",
+        MakeBoundCallback(
+            +[](TcpSourceApp* app, TcpSocketState::TcpCongState_t from, TcpSocketState::TcpCongState_t to) {
+              if (to == TcpSocketState::CA_CWR && from != TcpSocketState::CA_CWR &&
+                  app->metrics_->in_window(Simulator::Now().GetSeconds()))
+                ++app->cwr_entries_;
+            },
+            this));
   }
   socket_->Bind();
   if (elfn_ && flow_.tcp.elfn) {
@@ -240,8 +241,8 @@ void TcpSinkApp::StartApplication() {
   }
   listener_->Bind(InetSocketAddress(Ipv4Address::GetAny(), port_));
   if (flow_.ecn) {  // the codepoint each data segment arrived with, at the sink's IP
-    GetNode()->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
-        "LocalDeliver", MakeCallback(&TcpSinkApp::OnLocalDeliver, this));
+    GetNode()->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("LocalDeliver",
+                                                                       MakeCallback(&TcpSinkApp::OnLocalDeliver, this));
   }
   listener_->Listen();
   listener_->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),

@@ -82,7 +82,7 @@ class TcpSinkApp : public FlowApp {
   FlowMetrics* metrics_;
   SegmentClock* clock_;
   std::string congestion_type_;
-  bool probes_possible_;  // the sender freezes (ELFN, Freeze-Probing), so probes may arrive
+  bool probes_possible_;       // the sender freezes (ELFN, Freeze-Probing), so probes may arrive
   int64_t ce_received_ = 0;    // ECN flows: data segments that arrived marked CE
   int64_t data_received_ = 0;  // ECN flows: data segments that reached the sink's IP
   ns3::Ptr<ns3::Socket> listener_;

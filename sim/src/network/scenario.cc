@@ -26,8 +26,8 @@ constexpr int64_t kRadioStreams = streams::kRadio;
 constexpr int64_t kRoutingStreams = streams::kRouting;
 constexpr int64_t kWiredStreams = streams::kWired;
 
-constexpr int kRadioQueuePackets = 50;    // ns-2's interface queue
-constexpr int kWiredQueuePackets = 50;    // a wired link's drop-tail default
+constexpr int kRadioQueuePackets = 50;     // ns-2's interface queue
+constexpr int kWiredQueuePackets = 50;     // a wired link's drop-tail default
 constexpr int kAccessQueuePackets = 1000;  // a dumbbell's access links: never the bottleneck
 
 // Positions (or random motion) for every node no script moves.
@@ -211,8 +211,8 @@ void add_packet_loss(Ptr<NetDevice> device, double rate, int64_t stream, int64_t
   em->SetAttribute("ErrorRate", DoubleValue(rate));
   em->AssignStreams(stream);
   device->SetAttribute("ReceiveErrorModel", PointerValue(em));
-  device->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(+[](int64_t* n, Ptr<const Packet>) { ++*n; },
-                                                                    counter));
+  device->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(
+                                                      +[](int64_t* n, Ptr<const Packet>) { ++*n; }, counter));
 }
 
 void build_wired(const Spec& spec, Scenario& s) {
@@ -256,7 +256,8 @@ void build_dumbbell(const Spec& spec, Scenario& s) {
   const auto pairs = static_cast<uint32_t>(t.pairs);
   for (uint32_t i = 0; i < pairs; ++i) {
     add_link(s, 2 + i, 0, t.access_bandwidth_bps, t.access_delay_s, access, 1 + 2 * i);
-    NetDeviceContainer last = add_link(s, 1, 2 + pairs + i, t.access_bandwidth_bps, t.access_delay_s, access, 2 + 2 * i);
+    NetDeviceContainer last =
+        add_link(s, 1, 2 + pairs + i, t.access_bandwidth_bps, t.access_delay_s, access, 2 + 2 * i);
     const double loss = spec.flows[i].access_loss;
     if (loss > 0) add_packet_loss(last.Get(1), loss, kWiredStreams + i, &s.drops.channel_error);
   }

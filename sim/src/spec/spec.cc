@@ -55,7 +55,8 @@ QueueSpec parse_queue(const json& v, const std::string& key) {
   q.red = kind == "red";
   if (v.contains("limit")) q.limit = small_integer(v["limit"], key + ".limit", kQueue);
   for (const char* red_key : {"min_th", "max_th", "max_p", "w_q", "gentle", "hard_drop", "ecn"}) {
-    if (v.contains(red_key) && !q.red) throw SpecError(key + "." + red_key, std::string("only a red queue takes ") + red_key);
+    if (v.contains(red_key) && !q.red)
+      throw SpecError(key + "." + red_key, std::string("only a red queue takes ") + red_key);
   }
   if (v.contains("min_th")) q.min_th = number(v["min_th"], key + ".min_th", kQueueThreshold);
   if (v.contains("max_th")) q.max_th = number(v["max_th"], key + ".max_th", kQueueThreshold);
@@ -397,9 +398,29 @@ void parse_endpoints(const json& v, const std::string& where, const Spec& spec, 
 FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
   const std::string where = at("flows", index);
   check_keys(v, where,
-             {"protocol", "receiver", "src", "dst", "min_hops", "start", "stop", "packet_size", "rate", "max_window",
-              "receive_buffer", "elfn", "frozen_timer", "probe_interval", "halve_on_resume", "min_rto",
-              "clock_granularity", "params", "receiver_params", "count", "group", "access_loss", "ecn"});
+             {"protocol",
+              "receiver",
+              "src",
+              "dst",
+              "min_hops",
+              "start",
+              "stop",
+              "packet_size",
+              "rate",
+              "max_window",
+              "receive_buffer",
+              "elfn",
+              "frozen_timer",
+              "probe_interval",
+              "halve_on_resume",
+              "min_rto",
+              "clock_granularity",
+              "params",
+              "receiver_params",
+              "count",
+              "group",
+              "access_loss",
+              "ecn"});
   FlowSpec f;
   const FlowKind* kind = flow_kind(required(v, where, "protocol"), where + ".protocol", f.protocol);
   if (v.contains("receiver")) {
@@ -412,7 +433,8 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
   if (spec.topology.kind == TopologyKind::kDumbbell) {
     // Each flow has its own host pair: flow i runs from host 2 + i to host 2 + pairs + i.
     for (const char* key : {"src", "dst", "min_hops"}) {
-      if (v.contains(key)) throw SpecError(where + "." + key, "a dumbbell gives each flow its own hosts: no src or dst");
+      if (v.contains(key))
+        throw SpecError(where + "." + key, "a dumbbell gives each flow its own hosts: no src or dst");
     }
     if (v.contains("access_loss")) f.access_loss = probability(v["access_loss"], where + ".access_loss");
   } else {
@@ -643,7 +665,9 @@ Spec parse_spec(const json& j) {
     }
   }
   if (j.contains("channel_error")) {
-    if (wired) throw SpecError("channel_error", "a wired topology takes topology.loss (p2p) or a flow's access_loss (dumbbell) instead");
+    if (wired)
+      throw SpecError("channel_error",
+                      "a wired topology takes topology.loss (p2p) or a flow's access_loss (dumbbell) instead");
     s.channel_error = parse_channel_error(j["channel_error"], s.topology.node_count());
   }
   if (j.contains("mobility")) {

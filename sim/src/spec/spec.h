@@ -45,14 +45,14 @@ class SpecError : public std::runtime_error {
 // 50C/16 packets.
 struct QueueSpec {
   bool red = false;
-  int limit = -1;       // packets; drop-tail default 50
-  double min_th = -1;   // red: packets
-  double max_th = -1;   // red: packets
-  double max_p = 1.0;   // red: marking probability at max_th (Table 1)
-  double w_q = 0.002;   // red: weight of the average (Table 1)
-  bool gentle = true;   // red: probability rises to 1 between max_th and 2 max_th (ns-3's default)
+  int limit = -1;         // packets; drop-tail default 50
+  double min_th = -1;     // red: packets
+  double max_th = -1;     // red: packets
+  double max_p = 1.0;     // red: marking probability at max_th (Table 1)
+  double w_q = 0.002;     // red: weight of the average (Table 1)
+  bool gentle = true;     // red: probability rises to 1 between max_th and 2 max_th (ns-3's default)
   bool hard_drop = true;  // red: drop, never mark, where the average forces it (ns-3's default)
-  bool ecn = true;      // red: mark ECN-capable packets instead of dropping them
+  bool ecn = true;        // red: mark ECN-capable packets instead of dropping them
   int limit_or(int fallback) const { return limit > 0 ? limit : fallback; }
 };
 
@@ -93,7 +93,7 @@ struct TopologySpec {
   QueueSpec queue;  // p2p, dumbbell bottleneck
   // dumbbell: each flow has its own sender and receiver host, each on an
   // access link to the left and right router (nodes 0 and 1)
-  int pairs = 0;                    // host pairs: the number of flows
+  int pairs = 0;                     // host pairs: the number of flows
   int64_t access_bandwidth_bps = 0;  // default 10x the bottleneck
   double access_delay_s = 0.001;
   bool wired() const { return kind == TopologyKind::kP2p || kind == TopologyKind::kDumbbell; }
@@ -160,8 +160,8 @@ struct Spec {
   // Named windows of the run [from, to]: each flow group's mean rate is also
   // given per phase (flows joining and leaving, TF-WMFC Fig. 8).
   std::vector<std::pair<std::string, std::pair<double, double>>> phases;
-  bool latp_agent = true;             // LATP node agents on every node (when a flow is latp)
-  mantra::Params latp_agent_params;   // core/src/latp/node_agent.h parameters
+  bool latp_agent = true;            // LATP node agents on every node (when a flow is latp)
+  mantra::Params latp_agent_params;  // core/src/latp/node_agent.h parameters
   RadioSpec radio;
   std::string routing = "aodv";    // aodv | dsr | static (p2p)
   ChannelErrorSpec channel_error;  // wireless

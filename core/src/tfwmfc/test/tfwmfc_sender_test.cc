@@ -73,7 +73,7 @@ TEST(TfwmfcSection2_3_1, MarkedSampleIsBoundedByTheRttsBetweenReports) {
   // bound does not bind: P_M,s = 0.03.
   TfwmfcSender s(config());
   run(s, 0, 0);
-  report(s, ms(100), 1, 0, ms(0));  // R = 100 ms; t_1 = 100 ms
+  report(s, ms(100), 1, 0, ms(0));         // R = 100 ms; t_1 = 100 ms
   report(s, ms(600), 100, 8, ms(0), 500);  // R_s = 100 ms again; no Δ has run
   ASSERT_TRUE(s.law().p_sample());
   EXPECT_DOUBLE_EQ(*s.law().p_sample(), 0.05);

@@ -19,6 +19,13 @@ CAMPAIGN["plots"] = [
     {"kind": "scatter", "x": "delay_p95_ms", "y": "throughput_kbps", "series": "protocol"},
     {"kind": "bar", "metric": "throughput_kbps", "x": "protocol"},
     {"kind": "groups", "groups": ["tfrc", "tcp"], "seed": 1, "where": {"topology.loss": 0.01}},
+    {
+        "kind": "settling",
+        "group": "tfrc",
+        "spans": [{"from": 1, "to": 8, "target": "throughput_kbps"}],
+        "smooth_s": 2,
+        "where": {"protocol": "tfrc"},
+    },
 ]
 # A metric may be the ratio of two paths within each run.
 CAMPAIGN["metrics"] = {**CAMPAIGN["metrics"], "sent_per_delivered": "flows.0.sent_bytes / flows.0.delivered_bytes"}
@@ -79,13 +86,13 @@ def test_chromium_renders_plots_and_tables(report):
     )
     assert check, "the page's render check did not run"
     expected, drawn, tables = map(int, check.groups())
-    assert expected == drawn == 6
-    assert tables >= 1 + 6  # the claims table and one per plot
+    assert expected == drawn == 7
+    assert tables >= 1 + 7  # the claims table and one per plot
     assert dom.count('class="pass"') + dom.count('class="fail"') + dom.count('class="inconclusive"') == 3
     assert "A flow sends at least the bytes it delivers." in dom
     assert "TFRC gets at least a tenth of TCP" in dom
     assert "./mantra run" in dom and str(out) in dom
-    assert len(list((out / "plots").glob("*.png"))) == 6
+    assert len(list((out / "plots").glob("*.png"))) == 7
 
 
 def test_status_counts_runs(report):

@@ -5,6 +5,9 @@
       - {kind: timeseries, series: protocol, where: {topology.hops: 4}, seed: 1, flow: 0}
       - {kind: cdf, series: protocol, where: {topology.hops: 4}, flow: 0}
       - {kind: scatter, x: delay_p95_ms, y: throughput_kbps, series: protocol}
+      - {kind: bar, metric: ratio, x: protocol}
+      - {kind: groups, groups: [tfwmfc, ecn_tcp], seed: 1}
+      - {kind: settling, group: tfwmfc, spans: [{from: 10, to: 100, target: fair_kbps}]}
 
 - sweep: a metric against a swept axis, one line per series (optional), Student-t 95 % bars
   over seeds (the papers' main figure type);
@@ -12,7 +15,12 @@
 - cdf: the one-way delay distribution of flow `flow` per series, pooling the runs' percentiles
   (every seed weighs the same);
 - scatter: Pantheon's throughput against 95th-percentile delay: each run a faint dot, each
-  series its mean with 95 % bars; the delay axis is reversed so better is up and right.
+  series its mean with 95 % bars; the delay axis is reversed so better is up and right;
+- bar: a metric per value of an axis, with 95 % bars;
+- groups: each named flow group's mean receive rate per flow over time in one run (seed `seed`);
+- settling: how the group's rate settles after each span's event towards the span's target (a
+  campaign metric, per run): time to stay within ±`band` (0.1) and overshoot, of a moving mean
+  over `smooth_s` (5 s); a table per grid point and span, 95 % intervals over seeds (settling.py).
 
 Every kind takes an optional `title` and `where` (axis -> value; all other axes averaged).
 """
@@ -20,6 +28,7 @@ Every kind takes an optional `title` and `where` (axis -> value; all other axes 
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +53,7 @@ from mantra.lab.analysis import (
     t_interval,
 )
 from mantra.lab.campaign import Campaign
+from mantra.lab.settling import settling
 
 # Reads one stored run's result by its key.
 ResultLoader = Callable[[str], dict[str, Any]]
@@ -56,6 +66,7 @@ KINDS: dict[str, tuple[set[str], set[str]]] = {
     "scatter": ({"x", "y", "series"}, set()),
     "bar": ({"metric", "x"}, set()),
     "groups": ({"groups", "seed"}, set()),
+    "settling": ({"group", "spans"}, {"band", "smooth_s"}),
 }
 
 
@@ -91,6 +102,8 @@ def check_plots(camp: Campaign) -> None:
             or not all(isinstance(g, str) and g for g in entry["groups"])
         ):
             raise camp.doc.error(place + ("groups",), "a list of flow group names (a flow's `group`)")
+        if kind == "settling":
+            _check_settling(camp, place, entry)
         if kind == "scatter":
             check_metric(camp, place + ("x",), entry["x"])
             check_metric(camp, place + ("y",), entry["y"])
@@ -99,6 +112,34 @@ def check_plots(camp: Campaign) -> None:
         flow = entry.get("flow", 0)
         if not isinstance(flow, int) or isinstance(flow, bool) or not 0 <= flow < len(camp.base.get("flows", [])):
             raise camp.doc.error(place + ("flow",), "the index of a flow of the base spec")
+
+
+def _check_settling(camp: Campaign, place: tuple[Any, ...], entry: dict[str, Any]) -> None:
+    assert camp.doc is not None
+    if not isinstance(entry["group"], str) or not entry["group"]:
+        raise camp.doc.error(place + ("group",), "a flow group name (a flow's `group`)")
+    band = entry.get("band", 0.1)
+    if not _number(band) or not 0 < band < 1:
+        raise camp.doc.error(place + ("band",), "a fraction of the target in (0, 1)")
+    smooth = entry.get("smooth_s", 5.0)
+    if not _number(smooth) or not smooth > 0:
+        raise camp.doc.error(place + ("smooth_s",), "a moving-mean width in seconds, above 0")
+    spans = entry["spans"]
+    if not isinstance(spans, list) or not spans:
+        raise camp.doc.error(place + ("spans",), "a list of {from, to, target}: event time, span end, a metric")
+    for j, span in enumerate(spans):
+        where = place + ("spans", j)
+        if not isinstance(span, dict) or set(span) != {"from", "to", "target"}:
+            raise camp.doc.error(where, "a mapping of exactly from, to and target")
+        if not (_number(span["from"]) and _number(span["to"]) and 0 <= span["from"] < span["to"]):
+            raise camp.doc.error(where, "from and to: times in seconds, 0 <= from < to")
+        if span["to"] - span["from"] < smooth:
+            raise camp.doc.error(where, f"the span is shorter than the moving mean ({smooth:g} s)")
+        check_metric(camp, where + ("target",), span["target"])
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _png(fig: MplFigure) -> bytes:
@@ -251,6 +292,50 @@ def _group_series(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader)
     return _png(fig), pd.DataFrame(table)
 
 
+def _settling(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple[bytes, pd.DataFrame]:
+    """How a group's rate settles after each span's event (settling.py), per grid point
+    with 95 % intervals over the seeds; the plot: the first grid point's runs, each span's
+    rate over its target."""
+    group, band, smooth_s = entry["group"], entry.get("band", 0.1), entry.get("smooth_s", 5.0)
+    fig, ax = _axes(entry["title"], "time (s)", f"{group}: mean rate per flow / target (moving {smooth_s:g} s)")
+    ax.axhspan(1 - band, 1 + band, color="0.85", label=f"target ± {band:.0%}")
+    axes = [a for a in entry["axes"] if a in rows.columns]
+    table = []
+    first_point = None
+    for point, runs in rows.groupby(axes, sort=False) if axes else [((), rows)]:
+        point = point if isinstance(point, tuple) else (point,)
+        first_point = point if first_point is None else first_point
+        for span in entry["spans"]:
+            settle, over = [], []
+            for _, run in runs.iterrows():
+                s = load(run["key"]).get("groups", {}).get(group, {}).get("series", {"t": [], "rx_kbps": []})
+                target = float(run[span["target"]])
+                try:
+                    result = settling(s["t"], s["rx_kbps"], span["from"], span["to"], target, band, smooth_s)
+                except ValueError:  # the group did not run in the span, or the target is not a rate
+                    continue
+                settle.append(np.nan if result.settle_s is None else result.settle_s)
+                over.append(result.overshoot)
+                if point == first_point:
+                    t = np.asarray(s["t"], dtype=float)
+                    y = np.asarray(s["rx_kbps"], dtype=float)
+                    inside = (t > span["from"]) & (t <= span["to"])
+                    ax.plot(t[inside], y[inside] / target, linewidth=0.8, color="C0", alpha=0.7)
+            settled = [v for v in settle if np.isfinite(v)]
+            table.append(
+                {
+                    **dict(zip(axes, point, strict=True)),
+                    "span (s)": f"{span['from']:g}-{span['to']:g}",
+                    "target": span["target"],
+                    "settled runs": f"{len(settled)}/{len(settle)} (of {len(runs)})",
+                    "settle time (s)": format_interval(*t_interval(settled)) if settled else "never",
+                    "overshoot": format_interval(*t_interval(over)) if over else "no data",
+                }
+            )
+    ax.legend()
+    return _png(fig), pd.DataFrame(table)
+
+
 DRAW = {
     "sweep": _sweep,
     "timeseries": _timeseries,
@@ -258,6 +343,7 @@ DRAW = {
     "scatter": _scatter,
     "bar": _bar,
     "groups": _group_series,
+    "settling": _settling,
 }
 
 
@@ -272,6 +358,9 @@ def draw(camp: Campaign, frame: pd.DataFrame, load: ResultLoader) -> list[Figure
         order = series.labels if series is not None else []
         x_axis = camp.axis(entry["x"]) if entry["kind"] == "bar" else None
         x_order = x_axis.labels if x_axis is not None else []
-        png, table = DRAW[entry["kind"]]({**entry, "title": title, "order": order, "x_order": x_order}, rows, load)
+        axes = [a.name for a in camp.axes]
+        png, table = DRAW[entry["kind"]](
+            {**entry, "title": title, "order": order, "x_order": x_order, "axes": axes}, rows, load
+        )
         figures.append(Figure(title, entry["kind"], png, table))
     return figures

@@ -2,7 +2,7 @@
 wired link and on an 802.11 interface queue, both counted at the receiving core), ECN-TCP's
 window reductions, and the paper's wireless-hop claim in miniature."""
 
-from conftest import sim
+from conftest import mantra, sim
 
 
 def cbr(rate, ecn, **keys):
@@ -100,3 +100,51 @@ def test_wireless_hop_loss_spares_tfwmfc_and_cuts_loss_based_tfrc(write_spec):
 
     assert 0.75 < ratio("tfwmfc") < 1.3
     assert ratio("tfrc-loss") < 0.6
+
+
+def radio_dumbbell(hops, flows, **keys):
+    """Fig. 9 with its wireless part on 802.11: a 16 Mb/s RED bottleneck, then `hops` radio hops."""
+    topology = {"kind": "dumbbell", "bandwidth": "16Mbps", "delay": "20ms", "queue": {"kind": "red"}}
+    return {"duration": 20, "seed": 1, "topology": {**topology, "radio_hops": hops}, "flows": flows, **keys}
+
+
+def test_a_radio_segment_carries_the_wireless_flows_hop_by_hop(write_spec):
+    # A light flow's one-way delay grows by at least one frame's airtime per radio hop
+    # (1000 bytes at 2 Mb/s is 4 ms before RTS, CTS and the ACK); the wired flow's does not.
+    flows = [{"protocol": "cbr", "rate": "100kbps", "wireless": True}, {"protocol": "cbr", "rate": "100kbps"}]
+    delays = {}
+    for hops in (1, 4):
+        r = sim(write_spec(radio_dumbbell(hops, flows)))
+        wireless, wired = r["flows"]
+        assert wireless["plr"] == 0 and wired["plr"] == 0
+        delays[hops] = (wireless["delay_ms"]["mean"], wired["delay_ms"]["mean"])
+    assert delays[4][0] - delays[1][0] > 3 * 4.0
+    assert delays[4][1] == delays[1][1]
+
+
+def test_marking_radio_queues_on_the_segment_mark_the_wireless_flow_only(write_spec):
+    # 1 Mb/s into a 3-hop radio (a few hundred kb/s): the radio's RED queue marks the wireless
+    # flow; the wired one crosses an idle 16 Mb/s bottleneck unmarked.
+    flows = [
+        {"protocol": "cbr", "rate": "1Mbps", "params": {"ecn": 2}, "wireless": True},
+        {"protocol": "cbr", "rate": "1Mbps", "params": {"ecn": 2}},
+    ]
+    spec = radio_dumbbell(3, flows, radio={"preset": "ns2-80211b", "queue": {"kind": "red"}})
+    wireless, wired = (counts(f) for f in sim(write_spec(spec))["flows"])
+    received, ect_seen, ce_seen = wireless
+    assert ect_seen + ce_seen == received and ce_seen > 0.5 * received
+    received, ect_seen, ce_seen = wired
+    assert (ect_seen, ce_seen) == (received, 0)
+
+
+def test_a_radio_segment_is_refused_where_it_cannot_be_built(write_spec):
+    wired_only = radio_dumbbell(2, [{"protocol": "cbr", "rate": "1Mbps"}])
+    p = mantra("sim", write_spec(wired_only), check=False)
+    assert p.returncode != 0
+    assert p.stderr.strip().endswith(
+        "topology.radio_hops: no flow crosses the radio segment (give a flow wireless: true)"
+    )
+    no_segment = radio_dumbbell(2, [{"protocol": "cbr", "rate": "1Mbps", "wireless": True}])
+    del no_segment["topology"]["radio_hops"]
+    p = mantra("sim", write_spec(no_segment), check=False)
+    assert p.stderr.strip().endswith("flows[0].wireless: needs a radio segment (topology.radio_hops)")

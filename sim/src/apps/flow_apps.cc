@@ -33,7 +33,7 @@ ns3::Ptr<FlowApp> make_sender_app(const FlowKind& kind, const FlowContext& conte
 }
 
 ns3::Ptr<FlowApp> make_receiver_app(const FlowKind& kind, const FlowContext& context) {
-  if (kind.tcp()) return ns3::CreateObject<TcpSinkApp>(context, kind.tcp_congestion_type);
+  if (kind.tcp()) return ns3::CreateObject<TcpSinkApp>(context, kind);
   return core_app(kind, context, EndpointApp::Role::kReceiver);
 }
 

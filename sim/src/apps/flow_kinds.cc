@@ -35,7 +35,10 @@ std::vector<FlowKind> make_kinds() {
   FlowKind freeze_probing = tcp_kind("freeze-probing", "ns3::TcpNewReno");  // Wang & Fan 2005, on Reno's window
   freeze_probing.tcp_freeze_probing = true;
   kinds.push_back(freeze_probing);
-  kinds.push_back(tcp_kind("vegas", "ns3::TcpVegas"));  // Brakmo & Peterson, alpha 2, beta 4, gamma 1
+  kinds.push_back(tcp_kind("vegas", "ns3::TcpVegas"));        // Brakmo & Peterson, alpha 2, beta 4, gamma 1
+  FlowKind rsc_var = tcp_kind("rsc-var", "ns3::TcpNewReno");  // Kojima & Ishihara: the receiver paces its ACKs
+  rsc_var.receiver_only = rsc_var.tcp_rsc_var = true;
+  kinds.push_back(rsc_var);
   FlowKind tcp = tcp_kind("tcp", "");
   tcp.alias_of = "newreno";  // the name of the specs written before the variants
   kinds.push_back(tcp);
@@ -61,9 +64,12 @@ bool can_pair(const FlowKind& sender, const FlowKind& receiver) {
   return sender.tcp() || sender.name == receiver.name;
 }
 
-std::string flow_kind_names() {
+std::string flow_kind_names(bool receivers) {
   std::string out;
-  for (const FlowKind& k : kinds()) out += (out.empty() ? "" : ", ") + k.name;
+  for (const FlowKind& k : kinds()) {
+    if (k.receiver_only && !receivers) continue;
+    out += (out.empty() ? "" : ", ") + k.name;
+  }
   return out;
 }
 

@@ -11,7 +11,8 @@
 //   - a core protocol: its registry line in core/ is enough (make_core_kinds
 //     lists every core protocol);
 //   - a TCP variant: an entry naming ns-3's congestion control TypeId, or its
-//     own TcpCongestionOps / TcpSocketBase subclass.
+//     own TcpCongestionOps / TcpSocketBase subclass;
+//   - a TCP receiver variant (rsc-var): a receiver-only entry and its socket.
 #pragma once
 
 #include <string>
@@ -31,6 +32,8 @@ struct FlowKind {
   bool tcp_reno = false;            // kTcp: fast recovery ends on the first new ACK (true Reno)
   bool tcp_freeze_probing = false;  // kTcp: Freeze-Probing's freeze on its own losses
   bool tcp_takes_elfn = false;      // kTcp: the elfn modifier composes with it
+  bool receiver_only = false;       // a receiver-side variant: a flow's `receiver`, never its `protocol`
+  bool tcp_rsc_var = false;         // kTcp receiver: RSC-VAR's ACK pacing (tcp/rsc_var_tcp_socket.h)
 
   bool tcp() const { return transport == Transport::kTcp; }
 };
@@ -40,7 +43,8 @@ const FlowKind* find_flow_kind(std::string_view name);
 // Whether a receiver of kind `receiver` can serve a sender of kind `sender`:
 // the same transport, and for core protocols the same protocol.
 bool can_pair(const FlowKind& sender, const FlowKind& receiver);
-// All names a flow may give, in registration order ("tfrc, adtfrc, ...").
-std::string flow_kind_names();
+// The names a flow may give as its protocol, in registration order ("tfrc,
+// adtfrc, ..."), and with `receivers` the receiver-only kinds too.
+std::string flow_kind_names(bool receivers);
 
 }  // namespace mantra::sim

@@ -14,6 +14,7 @@
 
 #include "apps/tcp_window_cap.h"
 #include "tcp/elfn_notices.h"
+#include "tcp/rsc_var_tcp_socket.h"
 #include "tcp/tcp_flow_tag.h"
 
 namespace mantra::sim {
@@ -34,6 +35,10 @@ void configure_flow_socket(ns3::Ptr<ns3::Socket> socket, const FlowSpec& flow, c
       CreateObject<TcpWindowCap>(congestion.Create<TcpCongestionOps>(), static_cast<uint32_t>(flow.max_window)));
   tcp->SetRecoveryAlgorithm(CreateObject<TcpClassicRecovery>());
   if (flow.ecn) tcp->SetUseEcn(TcpSocketState::On);  // RFC 3168, classic: both ends negotiate it
+  // An RSC-VAR receiver measures its RTT from the sender's timestamp echoes:
+  // both ends run RFC 7323 timestamps (ns-2-like flows run without).
+  const FlowKind* receiver = find_flow_kind(flow.receiver);
+  if (receiver && receiver->tcp_rsc_var) tcp->SetAttribute("Timestamp", BooleanValue(true));
   // A window beyond 16 bits needs window scaling and buffers that hold it
   // (ns-2's window is not bounded by 64 KiB; ns-3's defaults are 128 KiB).
   const uint64_t window_bytes = static_cast<uint64_t>(flow.max_window) * static_cast<uint64_t>(flow.packet_size);
@@ -221,20 +226,24 @@ void TcpSourceApp::OnTx(ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h, 
   metrics_->on_sent(ns3::Simulator::Now().GetSeconds(), p->GetSize());
 }
 
-TcpSinkApp::TcpSinkApp(const FlowContext& context, std::string congestion_type)
+TcpSinkApp::TcpSinkApp(const FlowContext& context, const FlowKind& kind)
     : port_(context.port),
       flow_(context.flow),
       metrics_(context.metrics),
       clock_(context.clock),
-      congestion_type_(std::move(congestion_type)),
+      kind_(kind),
       probes_possible_(context.flow.tcp.elfn || find_flow_kind(context.flow.protocol)->tcp_freeze_probing) {}
 
 void TcpSinkApp::StartApplication() {
   using namespace ns3;
-  listener_ = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
-  // Accepted sockets are forks of the listener: they keep its segment size
-  // and buffer.
-  configure_flow_socket(listener_, flow_, congestion_type_);
+  if (kind_.tcp_rsc_var) {
+    listener_ = RscVarTcpSocket::create(GetNode(), flow_.tcp.rsc_var);
+  } else {
+    listener_ = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+  }
+  // Accepted sockets are forks of the listener: they keep its segment size,
+  // buffer and type.
+  configure_flow_socket(listener_, flow_, kind_.tcp_congestion_type);
   if (flow_.receive_buffer > 0) {
     listener_->SetAttribute("RcvBufSize",
                             UintegerValue(static_cast<uint32_t>(flow_.receive_buffer * flow_.packet_size)));
@@ -259,10 +268,41 @@ void TcpSinkApp::OnLocalDeliver(const ns3::Ipv4Header& ip, ns3::Ptr<const ns3::P
   if (ip.GetEcn() == ns3::Ipv4Header::ECN_CE) ++ce_received_;
 }
 
-void TcpSinkApp::report(FlowMetrics& metrics, nlohmann::json&) {
-  if (!flow_.ecn) return;
-  metrics.set_diagnostics("receiver", {{"ce_received", static_cast<double>(ce_received_)},
-                                       {"data_received", static_cast<double>(data_received_)}});
+void TcpSinkApp::report(FlowMetrics& metrics, nlohmann::json& extra) {
+  if (flow_.ecn) {
+    metrics.set_diagnostics("receiver", {{"ce_received", static_cast<double>(ce_received_)},
+                                         {"data_received", static_cast<double>(data_received_)}});
+  }
+  if (!kind_.tcp_rsc_var) return;
+  // The connection's socket (the listener's fork); none if it never connected.
+  ns3::Ptr<RscVarTcpSocket> socket;
+  for (const auto& s : accepted_) socket = socket ? socket : ns3::DynamicCast<RscVarTcpSocket>(s);
+  if (!socket) return;
+  const RscVarMachine& m = socket->machine();
+  const RscVarCounters& c = m.counters();
+  metrics.set_diagnostics("receiver", {{"rsc_var_state", static_cast<double>(m.state())},
+                                       {"slow_start_end_s", c.slow_start_end_s},
+                                       {"t_base_ms", m.t_base_s() * 1e3},
+                                       {"t_ack_ms", m.t_ack_s() * 1e3},
+                                       {"srtt_ms", m.srtt_s() * 1e3},
+                                       {"rtt_samples", static_cast<double>(socket->rtt_samples())},
+                                       {"t_base_updates", static_cast<double>(c.updates)},
+                                       {"t_base_decreases", static_cast<double>(c.decreases)},
+                                       {"t_base_increases", static_cast<double>(c.increases)},
+                                       {"receive_timeouts", static_cast<double>(c.timeouts)},
+                                       {"acks_queued", static_cast<double>(c.acks_queued)},
+                                       {"acks_immediate", static_cast<double>(c.acks_immediate)}});
+  nlohmann::json series = {{"t", nlohmann::json::array()},
+                           {"t_ack_ms", nlohmann::json::array()},
+                           {"t_base_ms", nlohmann::json::array()},
+                           {"var_at", nlohmann::json::array()}};
+  for (const RscVarSample& s : socket->samples()) {
+    series["t"].push_back(s.t_s);
+    series["t_ack_ms"].push_back(s.t_ack_s * 1e3);
+    series["t_base_ms"].push_back(s.t_base_s * 1e3);
+    series["var_at"].push_back(s.var_at);
+  }
+  extra["rsc_var"] = {{"state", rsc_var_state_name(m.state())}, {"series", series}};
 }
 
 void TcpSinkApp::StopApplication() {

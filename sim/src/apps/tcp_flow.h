@@ -64,9 +64,11 @@ class TcpSourceApp : public FlowApp {
 
 class TcpSinkApp : public FlowApp {
  public:
-  // `congestion_type`: the receiver kind's; a sink sends no data, so it never acts.
-  TcpSinkApp(const FlowContext& context, std::string congestion_type);
-  // ECN flows: the CE marks the sink's IP saw on the flow's data.
+  // `kind`: the receiver's (its congestion control never acts: a sink sends
+  // no data; rsc-var: the listener is an RscVarTcpSocket).
+  TcpSinkApp(const FlowContext& context, const FlowKind& kind);
+  // ECN flows: the CE marks the sink's IP saw on the flow's data. RSC-VAR:
+  // the machine's state and counters, and the ACK interval over time.
   void report(FlowMetrics& metrics, nlohmann::json& extra) override;
 
  private:
@@ -81,7 +83,7 @@ class TcpSinkApp : public FlowApp {
   FlowSpec flow_;
   FlowMetrics* metrics_;
   SegmentClock* clock_;
-  std::string congestion_type_;
+  FlowKind kind_;
   bool probes_possible_;       // the sender freezes (ELFN, Freeze-Probing), so probes may arrive
   int64_t ce_received_ = 0;    // ECN flows: data segments that arrived marked CE
   int64_t data_received_ = 0;  // ECN flows: data segments that reached the sink's IP

@@ -10,6 +10,8 @@
 #include <ns3/traffic-control-module.h>
 #include <ns3/wifi-module.h>
 
+#include <stdexcept>
+
 #include "apps/tcp_flow.h"
 #include "network/queues.h"
 #include "network/radio.h"
@@ -87,12 +89,25 @@ void place_unscripted(const Spec& spec, NodeContainer& nodes) {
     stand(mobility, first_free, drawn);
     return;
   }
-  if (t.kind == TopologyKind::kGrid) {
+  if (t.kind == TopologyKind::kDumbbell) {
+    // Only the radio segment's nodes have radios: the gateway at the origin,
+    // relay k at k spacings, the wireless receivers together one spacing past
+    // the last relay; the wired nodes stand at the origin (no radio: unused).
+    at.assign(static_cast<size_t>(t.node_count()), Vector(0, 0, 0));
+    for (int k = 0; k < t.radio_hops; ++k)
+      at[static_cast<size_t>(t.gateway() + k)] = Vector(k * t.radio_spacing_m, 0, 0);
+    for (size_t i = 0; i < spec.flows.size(); ++i) {
+      if (spec.flows[i].wireless)
+        at[static_cast<size_t>(spec.flows[i].dst)] = Vector(t.radio_hops * t.radio_spacing_m, 0, 0);
+    }
+  } else if (t.kind == TopologyKind::kGrid) {
     for (int r = 0; r < t.rows; ++r) {
       for (int c = 0; c < t.cols; ++c) at.emplace_back(c * t.spacing_m, r * t.spacing_m, 0);
     }
   } else if (t.kind != TopologyKind::kPositions) {  // chain, and the wired line (positions unused)
-    for (int i = 0; i <= t.hops; ++i) at.emplace_back(i * t.spacing_m, 0, 0);
+    // A wired head (node 0, no radio) stands one spacing before the chain.
+    const int first = t.wired_head ? -1 : 0;
+    for (int i = first; i <= t.hops; ++i) at.emplace_back(i * t.spacing_m, 0, 0);
   }
   stand(fixed, 0, at);
 }
@@ -128,25 +143,65 @@ void count_queue_drops(NetDeviceContainer& devices, Scenario& s) {
   }
 }
 
+// The neighbour's address on a subnet `from` shares with it, and `from`'s interface on it.
+std::pair<Ipv4Address, uint32_t> hop_towards(Ptr<Ipv4> from, Ptr<Ipv4> neighbour) {
+  for (uint32_t k = 1; k < neighbour->GetNInterfaces(); ++k) {
+    const Ipv4Address there = neighbour->GetAddress(k, 0).GetLocal();
+    for (uint32_t m = 1; m < from->GetNInterfaces(); ++m) {
+      const Ipv4InterfaceAddress here = from->GetAddress(m, 0);
+      if (here.GetMask().IsMatch(here.GetLocal(), there)) return {there, m};
+    }
+  }
+  throw std::logic_error("chain routes: a node shares no subnet with its neighbour");
+}
+
 // Static routes along a chain: node i reaches every node beyond it through
-// i + 1 and every node before it through i - 1. No route discovery and no
-// route errors: a broken link only loses what the MAC gives up on.
+// i + 1 and every node before it through i - 1 (over the wired head's link
+// between nodes 0 and 1 where there is one). No route discovery and no route
+// errors: a broken link only loses what the MAC gives up on.
 void add_chain_routes(Scenario& s) {
   Ipv4StaticRoutingHelper helper;
   const uint32_t n = s.nodes.GetN();
   for (uint32_t i = 0; i < n; ++i) {
-    Ptr<Ipv4StaticRouting> routes = helper.GetStaticRouting(s.nodes.Get(i)->GetObject<Ipv4>());
+    Ptr<Ipv4> ipv4 = s.nodes.Get(i)->GetObject<Ipv4>();
+    Ptr<Ipv4StaticRouting> routes = helper.GetStaticRouting(ipv4);
     for (uint32_t j = 0; j < n; ++j) {
       if (j == i) continue;
       const uint32_t next = j > i ? i + 1 : i - 1;
-      routes->AddHostRouteTo(s.addresses[j], s.addresses[next], 1);
+      const auto [via, interface] = hop_towards(ipv4, s.nodes.Get(next)->GetObject<Ipv4>());
+      routes->AddHostRouteTo(s.addresses[j], via, interface);
     }
   }
 }
 
+NetDeviceContainer add_link(Scenario& s, uint32_t a, uint32_t b, int64_t bandwidth_bps, double delay_s,
+                            const QueueSpec& queue, uint32_t subnet);
+
+// The radio's interface queues (before any address is assigned) and the
+// counters of their drops and of the MAC's given-up frames.
+void equip_radio(const Spec& spec, NetDeviceContainer& devices, Scenario& s) {
+  install_queue(devices, spec.radio.queue, kRadioDataRateBps, 0, kRadioQueuePackets,
+                spec.needs_latp_agents() ? "mantra::LatpQueueDisc" : "ns3::FifoQueueDisc");
+  count_queue_drops(devices, s);
+  for (uint32_t i = 0; i < devices.GetN(); ++i) {
+    auto mac = DynamicCast<WifiNetDevice>(devices.Get(i))->GetMac();
+    mac->TraceConnectWithoutContext("DroppedMpdu",
+                                    MakeBoundCallback(
+                                        +[](int64_t* counter, WifiMacDropReason reason, Ptr<const WifiMpdu>) {
+                                          if (reason == WIFI_MAC_DROP_REACHED_RETRY_LIMIT) ++*counter;
+                                        },
+                                        &s.drops.mac_retry));
+  }
+}
+
 void build_wireless(const Spec& spec, Scenario& s) {
+  const TopologySpec& t = spec.topology;
+  // With a wired head (RSC-VAR Fig. 5) node 0 is a wired host and the radio
+  // starts at node 1.
+  NodeContainer radio_nodes;
+  for (uint32_t i = t.wired_head ? 1 : 0; i < s.nodes.GetN(); ++i) radio_nodes.Add(s.nodes.Get(i));
   NetDeviceContainer devices =
-      install_radio(spec.radio, spec.channel_error, &s.drops.channel_error, s.nodes, kRadioStreams);
+      install_radio(spec.radio, spec.channel_error, &s.drops.channel_error, radio_nodes, kRadioStreams);
   InternetStackHelper internet;
   if (spec.routing == "aodv") {
     AodvHelper aodv;  // hellos on: one-way UDP needs them to see first-hop breaks
@@ -165,22 +220,13 @@ void build_wireless(const Spec& spec, Scenario& s) {
     DsrMainHelper dsr_main;
     dsr_main.Install(dsr, s.nodes);
   }
-  install_queue(devices, spec.radio.queue, kRadioDataRateBps, 0, kRadioQueuePackets,
-                spec.needs_latp_agents() ? "mantra::LatpQueueDisc" : "ns3::FifoQueueDisc");
-  count_queue_drops(devices, s);
-  for (uint32_t i = 0; i < devices.GetN(); ++i) {
-    auto mac = DynamicCast<WifiNetDevice>(devices.Get(i))->GetMac();
-    mac->TraceConnectWithoutContext("DroppedMpdu",
-                                    MakeBoundCallback(
-                                        +[](int64_t* counter, WifiMacDropReason reason, Ptr<const WifiMpdu>) {
-                                          if (reason == WIFI_MAC_DROP_REACHED_RETRY_LIMIT) ++*counter;
-                                        },
-                                        &s.drops.mac_retry));
-  }
+  equip_radio(spec, devices, s);
   Ipv4AddressHelper ip;
   ip.SetBase("10.0.0.0", "255.255.0.0");
   Ipv4InterfaceContainer ifaces = ip.Assign(devices);
+  if (t.wired_head) s.addresses.emplace_back();  // node 0's: its wired link's, below
   for (uint32_t i = 0; i < ifaces.GetN(); ++i) s.addresses.push_back(ifaces.GetAddress(i));
+  if (t.wired_head) add_link(s, 0, 1, t.head_bandwidth_bps, t.head_delay_s, t.head_queue, 0);
   if (spec.routing == "static") add_chain_routes(s);
 }
 
@@ -231,6 +277,55 @@ void build_wired(const Spec& spec, Scenario& s) {
   Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 }
 
+// The dumbbell's radio segment (TF-WMFC Fig. 9 over 802.11): the gateway on
+// an access link to router 1, then radio_hops - 1 relays, then the wireless
+// flows' receivers (which have no access link). Static routes, which the
+// nodes consult before global routing (InternetStackHelper's list routing:
+// static at priority 0, global at -10): along the segment towards each
+// wireless receiver, and back towards the gateway by default. Global routing
+// reaches the segment's subnet through the gateway, the only radio node on a
+// wire, but sees the radio as one shared link; the static routes keep packets
+// to the segment's hops.
+void add_radio_segment(const Spec& spec, Scenario& s) {
+  const TopologySpec& t = spec.topology;
+  NodeContainer segment;  // gateway and relays, in order
+  for (int k = 0; k < t.radio_hops; ++k) segment.Add(s.nodes.Get(static_cast<uint32_t>(t.gateway() + k)));
+  NodeContainer receivers;
+  for (const FlowSpec& f : spec.flows) {
+    if (f.wireless) receivers.Add(s.nodes.Get(static_cast<uint32_t>(f.dst)));
+  }
+  NodeContainer radio_nodes(segment, receivers);
+  NetDeviceContainer devices =
+      install_radio(spec.radio, spec.channel_error, &s.drops.channel_error, radio_nodes, kRadioStreams);
+  equip_radio(spec, devices, s);
+  Ipv4AddressHelper ip;
+  ip.SetBase("10.0.0.0", "255.255.0.0");  // the wired links are in 10.1.0.0/16 and above
+  Ipv4InterfaceContainer radio = ip.Assign(devices);
+  for (uint32_t k = 0; k < radio_nodes.GetN(); ++k) s.addresses[radio_nodes.Get(k)->GetId()] = radio.GetAddress(k);
+  QueueSpec access;
+  access.limit = kAccessQueuePackets;
+  add_link(s, 1, static_cast<uint32_t>(t.gateway()), t.access_bandwidth_bps, t.access_delay_s, access,
+           1 + 2 * static_cast<uint32_t>(t.pairs));
+  Ipv4StaticRoutingHelper helper;
+  const auto hops = static_cast<uint32_t>(t.radio_hops);
+  const auto routes = [&](uint32_t radio_index) {
+    return helper.GetStaticRouting(radio_nodes.Get(radio_index)->GetObject<Ipv4>());
+  };
+  const auto interface = [&](uint32_t radio_index) {
+    Ptr<Ipv4> ipv4 = radio_nodes.Get(radio_index)->GetObject<Ipv4>();
+    return static_cast<uint32_t>(ipv4->GetInterfaceForDevice(devices.Get(radio_index)));
+  };
+  for (uint32_t k = 0; k < hops; ++k) {
+    for (uint32_t r = hops; r < radio_nodes.GetN(); ++r) {
+      const uint32_t next = k + 1 < hops ? k + 1 : r;
+      routes(k)->AddHostRouteTo(radio.GetAddress(r), radio.GetAddress(next), interface(k));
+    }
+    if (k > 0) routes(k)->SetDefaultRoute(radio.GetAddress(k - 1), interface(k));
+  }
+  for (uint32_t r = hops; r < radio_nodes.GetN(); ++r)
+    routes(r)->SetDefaultRoute(radio.GetAddress(hops - 1), interface(r));
+}
+
 // The dumbbell (TF-WMFC Figs. 3, 6, 9): routers 0 and 1 joined by the
 // bottleneck (its queue at both ends); flow i's sender, host 2 + i, on an
 // access link to router 0, its receiver, host 2 + pairs + i, on one to router
@@ -256,11 +351,13 @@ void build_dumbbell(const Spec& spec, Scenario& s) {
   const auto pairs = static_cast<uint32_t>(t.pairs);
   for (uint32_t i = 0; i < pairs; ++i) {
     add_link(s, 2 + i, 0, t.access_bandwidth_bps, t.access_delay_s, access, 1 + 2 * i);
+    if (spec.flows[i].wireless) continue;  // its receiver is on the radio segment
     NetDeviceContainer last =
         add_link(s, 1, 2 + pairs + i, t.access_bandwidth_bps, t.access_delay_s, access, 2 + 2 * i);
     const double loss = spec.flows[i].access_loss;
     if (loss > 0) add_packet_loss(last.Get(1), loss, kWiredStreams + i, &s.drops.channel_error);
   }
+  if (t.radio_hops > 0) add_radio_segment(spec, s);
   Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 }
 

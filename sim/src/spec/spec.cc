@@ -81,8 +81,12 @@ RadioSpec parse_radio(const json& v) {
     if (!p.is_string()) throw SpecError("radio.preset", "must be a preset name");
     preset = p.get<std::string>();
   }
-  if (preset != "ns2-80211b") {
-    throw SpecError("radio.preset", "unknown preset '" + one_line(preset, kShown) + "' (known: ns2-80211b)");
+  if (preset == "qualnet-80211b") {  // the RSC-VAR paper's QualNet 4.0: about 340 m and 540 m
+    r.rx_range_m = 340;
+    r.cs_range_m = 540;
+  } else if (preset != "ns2-80211b") {
+    throw SpecError("radio.preset",
+                    "unknown preset '" + one_line(preset, kShown) + "' (known: ns2-80211b, qualnet-80211b)");
   }
   r.preset = preset;
   if (v.is_object()) {
@@ -119,10 +123,23 @@ TopologySpec parse_topology(const json& v) {
   const json& kind = required(v, "topology", "kind");
   const std::string k = name_of(kind);
   if (k == "chain") {
-    check_keys(v, "topology", {"kind", "hops", "spacing"});
+    check_keys(v, "topology", {"kind", "hops", "spacing", "wired"});
     t.kind = TopologyKind::kChain;
     t.hops = small_integer(required(v, "topology", "hops"), "topology.hops", kChainHops);
     if (v.contains("spacing")) t.spacing_m = number(v["spacing"], "topology.spacing", kSpacing);
+    if (v.contains("wired")) {  // a wired link to the chain's first node (RSC-VAR Fig. 5)
+      const json& w = v["wired"];
+      if (!w.is_object()) throw SpecError("topology.wired", "must be {bandwidth, delay, queue}");
+      check_keys(w, "topology.wired", {"bandwidth", "delay", "queue"});
+      t.wired_head = true;
+      t.head_bandwidth_bps = rate(required(w, "topology.wired", "bandwidth"), "topology.wired.bandwidth");
+      t.head_delay_s = duration(required(w, "topology.wired", "delay"), "topology.wired.delay", kTime);
+      if (w.contains("queue")) t.head_queue = parse_queue(w["queue"], "topology.wired.queue");
+      if (t.hops + 2 > kMaxNodes) {
+        throw SpecError("topology.hops", "a wired head and " + std::to_string(t.hops) + " hops make more than " +
+                                             std::to_string(kMaxNodes) + " nodes");
+      }
+    }
   } else if (k == "p2p") {
     check_keys(v, "topology", {"kind", "hops", "bandwidth", "delay", "loss", "queue"});
     t.kind = TopologyKind::kP2p;
@@ -132,7 +149,9 @@ TopologySpec parse_topology(const json& v) {
     if (v.contains("loss")) t.loss = probability(v["loss"], "topology.loss");
     if (v.contains("queue")) t.queue = parse_queue(v["queue"], "topology.queue");
   } else if (k == "dumbbell") {
-    check_keys(v, "topology", {"kind", "bandwidth", "delay", "queue", "access_bandwidth", "access_delay"});
+    check_keys(
+        v, "topology",
+        {"kind", "bandwidth", "delay", "queue", "access_bandwidth", "access_delay", "radio_hops", "radio_spacing"});
     t.kind = TopologyKind::kDumbbell;
     t.bandwidth_bps = rate(required(v, "topology", "bandwidth"), "topology.bandwidth");
     t.delay_s = duration(required(v, "topology", "delay"), "topology.delay", kTime);
@@ -141,6 +160,11 @@ TopologySpec parse_topology(const json& v) {
                                  ? rate(v["access_bandwidth"], "topology.access_bandwidth")
                                  : std::min<int64_t>(10 * t.bandwidth_bps, static_cast<int64_t>(kRate.hi));
     if (v.contains("access_delay")) t.access_delay_s = duration(v["access_delay"], "topology.access_delay", kTime);
+    if (v.contains("radio_hops")) t.radio_hops = small_integer(v["radio_hops"], "topology.radio_hops", kChainHops);
+    if (v.contains("radio_spacing")) {
+      if (t.radio_hops == 0) throw SpecError("topology.radio_spacing", "needs topology.radio_hops (a radio segment)");
+      t.radio_spacing_m = number(v["radio_spacing"], "topology.radio_spacing", kSpacing);
+    }
   } else if (k == "manet") {
     check_keys(v, "topology", {"kind", "nodes", "width", "height", "fixed"});
     t.kind = TopologyKind::kManet;
@@ -307,12 +331,15 @@ mantra::Params core_params(const json& v, const std::string& where) {
 }
 
 // A flow kind's name at `key`, kept in `name`; its kind (never null).
-const FlowKind* flow_kind(const json& v, const std::string& key, std::string& name) {
+// A sender's list leaves out the receiver-only kinds.
+const FlowKind* flow_kind(const json& v, const std::string& key, std::string& name, bool receiver) {
   if (!v.is_string()) throw SpecError(key, "must be a protocol name");
   name = v.get<std::string>();
   const FlowKind* kind = find_flow_kind(name);
-  if (!kind)
-    throw SpecError(key, "unknown protocol '" + one_line(name, kShown) + "' (known: " + flow_kind_names() + ")");
+  if (!kind) {
+    throw SpecError(key,
+                    "unknown protocol '" + one_line(name, kShown) + "' (known: " + flow_kind_names(receiver) + ")");
+  }
   return kind;
 }
 
@@ -344,6 +371,60 @@ TcpFlowSpec parse_tcp_keys(const json& v, const std::string& where, const FlowKi
     t.clock_granularity_s = duration(v["clock_granularity"], where + ".clock_granularity", kClockGranularity);
   }
   return t;
+}
+
+// rsc_var: Table 1's constants and the readings (tcp/rsc_var_machine.h), each optional.
+RscVarConfig parse_rsc_var(const json& v, const std::string& where) {
+  if (!v.is_object()) throw SpecError(where, "must be an object of RSC-VAR settings");
+  RscVarConfig c;
+  const auto key = [&](const char* name) { return where + "." + name; };
+  for (const auto& [name, value] : v.items()) {
+    const std::string k = key(name.c_str());
+    if (name == "theta_ss_high")
+      c.theta_ss_high = number(value, k, kRscVarLevel);
+    else if (name == "theta_ss_low")
+      c.theta_ss_low = number(value, k, kRscVarLevel);
+    else if (name == "theta_ca_high")
+      c.theta_ca_high = number(value, k, kRscVarLevel);
+    else if (name == "theta_ca_low")
+      c.theta_ca_low = number(value, k, kRscVarLevel);
+    else if (name == "theta_co")
+      c.theta_co = number(value, k, kRscVarLevel);
+    else if (name == "k_normal")
+      c.k_normal = small_integer(value, k, kRscVarCount);
+    else if (name == "k_congestion")
+      c.k_congestion = small_integer(value, k, kRscVarCount);
+    else if (name == "n")
+      c.n_average = small_integer(value, k, kRscVarCount);
+    else if (name == "alpha")
+      c.alpha = number(value, k, kRscVarShrink);
+    else if (name == "beta")
+      c.beta = number(value, k, kRscVarGrow);
+    else if (name == "gamma")
+      c.gamma_s = duration(value, k, kRscVarStep);
+    else if (name == "delta")
+      c.delta_s = duration(value, k, kRscVarStep);
+    else if (name == "timeout")
+      c.timeout_srtts = number(value, k, kRscVarSrtts);
+    else if (name == "update")
+      c.update_srtts = number(value, k, kRscVarSrtts);
+    else if (name == "ss_stable_updates")
+      c.ss_stable_updates = small_integer(value, k, kRscVarUpdates);
+    else if (name == "dispersion") {
+      const std::string d = name_of(value);
+      if (d != "std" && d != "mean_abs") throw SpecError(k, "must be \"std\" or \"mean_abs\"");
+      c.dispersion = d == "std" ? RscVarDispersion::kStdDev : RscVarDispersion::kMeanAbs;
+    } else if (name == "k_from") {
+      const std::string d = name_of(value);
+      if (d != "long_term" && d != "last") throw SpecError(k, "must be \"long_term\" or \"last\"");
+      c.k_from_long_term = d == "long_term";
+    } else {
+      throw SpecError(k, "unknown key");
+    }
+  }
+  if (c.theta_ss_low > c.theta_ss_high) throw SpecError(key("theta_ss_low"), "must not exceed theta_ss_high");
+  if (c.theta_ca_low > c.theta_ca_high) throw SpecError(key("theta_ca_low"), "must not exceed theta_ca_high");
+  return c;
 }
 
 // phases: {name: [from, to], ...}, each window inside the run.
@@ -420,11 +501,18 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
               "count",
               "group",
               "access_loss",
-              "ecn"});
+              "ecn",
+              "wireless",
+              "rsc_var"});
   FlowSpec f;
-  const FlowKind* kind = flow_kind(required(v, where, "protocol"), where + ".protocol", f.protocol);
+  const FlowKind* kind = flow_kind(required(v, where, "protocol"), where + ".protocol", f.protocol, false);
+  if (kind->receiver_only) {
+    throw SpecError(where + ".protocol",
+                    kind->name + " is a receiver: give a tcp sender as protocol and receiver: " + kind->name);
+  }
+  const FlowKind* receiver = kind;
   if (v.contains("receiver")) {
-    const FlowKind* receiver = flow_kind(v["receiver"], where + ".receiver", f.receiver);
+    receiver = flow_kind(v["receiver"], where + ".receiver", f.receiver, true);
     if (!can_pair(*kind, *receiver)) {
       throw SpecError(where + ".receiver",
                       "a " + receiver->name + " receiver cannot serve a " + kind->name + " sender");
@@ -437,8 +525,16 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
         throw SpecError(where + "." + key, "a dumbbell gives each flow its own hosts: no src or dst");
     }
     if (v.contains("access_loss")) f.access_loss = probability(v["access_loss"], where + ".access_loss");
+    if (v.contains("wireless")) {
+      f.wireless = boolean(v["wireless"], where + ".wireless");
+      if (f.wireless && spec.topology.radio_hops == 0)
+        throw SpecError(where + ".wireless", "needs a radio segment (topology.radio_hops)");
+      if (f.wireless && f.access_loss > 0)
+        throw SpecError(where + ".access_loss", "a wireless flow's last hop is the radio (use channel_error)");
+    }
   } else {
     if (v.contains("access_loss")) throw SpecError(where + ".access_loss", "only dumbbell flows take an access_loss");
+    if (v.contains("wireless")) throw SpecError(where + ".wireless", "only dumbbell flows take wireless");
     parse_endpoints(v, where, spec, nodes, f);
   }
   if (v.contains("group")) {
@@ -475,6 +571,11 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
     f.receive_buffer = small_integer(v["receive_buffer"], where + ".receive_buffer", kMaxWindow);
   }
   f.tcp = parse_tcp_keys(v, where, *kind);
+  if (v.contains("rsc_var")) {
+    if (!receiver->tcp_rsc_var) throw SpecError(where + ".rsc_var", "only flows with receiver: rsc-var take rsc_var");
+    f.tcp.rsc_var = parse_rsc_var(v["rsc_var"], where + ".rsc_var");
+  }
+  if (receiver->tcp_rsc_var && f.ecn) throw SpecError(where + ".ecn", "an rsc-var receiver paces ACKs without ECN");
   for (const char* key : {"params", "receiver_params"}) {
     if (!v.contains(key)) continue;
     if (kind->tcp()) throw SpecError(where + "." + key, "tcp flows take no core parameters");
@@ -592,6 +693,7 @@ mantra::Params FlowSpec::sender_params() const {
 int TopologySpec::node_count() const {
   switch (kind) {
     case TopologyKind::kChain:
+      return hops + 1 + (wired_head ? 1 : 0);
     case TopologyKind::kP2p:
       return hops + 1;
     case TopologyKind::kManet:
@@ -601,7 +703,7 @@ int TopologySpec::node_count() const {
     case TopologyKind::kGrid:
       return rows * cols;
     case TopologyKind::kDumbbell:
-      return 2 + 2 * pairs;
+      return 2 + 2 * pairs + radio_hops;
   }
   return 0;
 }
@@ -649,7 +751,7 @@ Spec parse_spec(const json& j) {
   s.topology = parse_topology(required(j, "", "topology"));
   const bool wired = s.topology.wired();
   if (j.contains("radio")) {
-    if (wired) throw SpecError("radio", "a wired topology has no radio");
+    if (!s.topology.has_radio()) throw SpecError("radio", "a wired topology has no radio");
     s.radio = parse_radio(j["radio"]);
   }
   s.routing = wired ? "static" : "aodv";
@@ -664,11 +766,15 @@ Spec parse_spec(const json& j) {
       throw SpecError("routing", "static routing on a radio needs a chain (each node forwards to its neighbour)");
     }
   }
+  if (s.topology.wired_head && s.routing != "static") {
+    throw SpecError("routing", "a chain with a wired head uses static routing (routing: static)");
+  }
   if (j.contains("channel_error")) {
-    if (wired)
+    if (!s.topology.has_radio())
       throw SpecError("channel_error",
                       "a wired topology takes topology.loss (p2p) or a flow's access_loss (dumbbell) instead");
-    s.channel_error = parse_channel_error(j["channel_error"], s.topology.node_count());
+    s.channel_error = parse_channel_error(
+        j["channel_error"], s.topology.kind == TopologyKind::kDumbbell ? kMaxNodes : s.topology.node_count());
   }
   if (j.contains("mobility")) {
     s.mobility = parse_mobility(j["mobility"], s.topology.node_count());
@@ -703,11 +809,18 @@ Spec parse_spec(const json& j) {
                                    std::to_string(s.topology.node_count()) + " nodes, at most " +
                                    std::to_string(kMaxNodes) + " (999 flows)");
     }
+    if (s.topology.radio_hops > 0 &&
+        std::none_of(s.flows.begin(), s.flows.end(), [](const FlowSpec& f) { return f.wireless; })) {
+      throw SpecError("topology.radio_hops", "no flow crosses the radio segment (give a flow wireless: true)");
+    }
     for (size_t i = 0; i < s.flows.size(); ++i) {
       s.flows[i].src = 2 + static_cast<int>(i);
       s.flows[i].dst = 2 + s.topology.pairs + static_cast<int>(i);
     }
   }
+  // A dumbbell's nodes are counted from its flows: its links checked again.
+  if (j.contains("channel_error") && s.topology.kind == TopologyKind::kDumbbell)
+    s.channel_error = parse_channel_error(j["channel_error"], s.topology.node_count());
   if (samples > kMaxSeriesSamples) {
     // FlowMetrics keeps two counters per flow and interval, and the result lists them.
     throw SpecError("interval",
@@ -720,8 +833,8 @@ Spec parse_spec(const json& j) {
       throw SpecError(at("flows", i), "does not run during the measure window");
     }
   }
-  if (s.needs_latp_agents() && wired)
-    throw SpecError("flows", "latp needs a wireless topology (its node agents read the radio)");
+  if (s.needs_latp_agents() && (wired || s.topology.wired_head))
+    throw SpecError("flows", "latp needs a wireless topology (its node agents read the radio on every node)");
   if (s.needs_latp_agents() && s.radio.queue.red) {
     throw SpecError("radio.queue", "latp's node agents need drop-tail radio queues (they read their own queue disc)");
   }

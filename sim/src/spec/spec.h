@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "mantra/params.h"
+#include "tcp/rsc_var_machine.h"
 
 namespace mantra::sim {
 
@@ -91,12 +92,26 @@ struct TopologySpec {
   double delay_s = 0;
   double loss = 0;
   QueueSpec queue;  // p2p, dumbbell bottleneck
+  // chain: a wired point-to-point link in front of the chain (RSC-VAR Fig. 5):
+  // node 0 is a wired host, node 1 the chain's first node (and the gateway)
+  bool wired_head = false;
+  int64_t head_bandwidth_bps = 0;
+  double head_delay_s = 0;
+  QueueSpec head_queue;
   // dumbbell: each flow has its own sender and receiver host, each on an
   // access link to the left and right router (nodes 0 and 1)
   int pairs = 0;                     // host pairs: the number of flows
   int64_t access_bandwidth_bps = 0;  // default 10x the bottleneck
   double access_delay_s = 0.001;
+  // dumbbell: router 1 reaches the receivers of `wireless` flows over an
+  // 802.11 segment of radio_hops hops (0: none), radio_spacing_m apart: a
+  // gateway on an access link to router 1, radio_hops - 1 relays, and the
+  // wireless receivers together at the segment's far end
+  int radio_hops = 0;
+  double radio_spacing_m = 200;
+  int gateway() const { return 2 + 2 * pairs; }  // dumbbell with a radio segment: then its relays
   bool wired() const { return kind == TopologyKind::kP2p || kind == TopologyKind::kDumbbell; }
+  bool has_radio() const { return !wired() || radio_hops > 0; }
   int node_count() const;
 };
 
@@ -127,6 +142,7 @@ struct TcpFlowSpec {
   std::string halve_on_resume = "both";  // freeze-probing: both | after_probing
   double min_rto_s = 0.2;                // ns-3's MinRto
   double clock_granularity_s = 0.001;    // ns-3's ClockGranularity (ns-2's tcpTick_)
+  RscVarConfig rsc_var;                  // receiver rsc-var: Table 1 and the readings
 };
 
 struct FlowSpec {
@@ -140,6 +156,7 @@ struct FlowSpec {
   int64_t rate_bps = 0;            // cbr
   std::string group;               // the flow's group in the result (default: its protocol)
   double access_loss = 0;          // dumbbell: per-packet loss on the last hop to the receiver
+  bool wireless = false;           // dumbbell with a radio segment: the receiver is at its far end
   bool ecn = false;                // TCP kinds: ECN-capable (RFC 3168), both ends
   int max_window = 20;             // TCP kinds, packets (ns-2 window_)
   int receive_buffer = 0;          // TCP kinds, packets of the sink's receive buffer; 0: ns-3's default (128 KiB)

@@ -92,6 +92,14 @@ inline constexpr size_t kMaxWaypoints = 100000;
 inline constexpr Range kTcpTimer{0.001, 600, "(1 ms .. 600 s)"};
 // clock_granularity: ns-2's tcpTick_ was 0.1 s in its early versions, then 0.01 s.
 inline constexpr Range kClockGranularity{1e-6, 1, "(1 us .. 1 s)"};
+// rsc_var: thresholds and factors (Table 1's are 0.05 .. 1.2), steps (1 and 3 ms), counts (5, 50).
+inline constexpr Range kRscVarLevel{0, 100, "(0 .. 100)"};
+inline constexpr Range kRscVarShrink{0, 1, "(above 0 .. below 1)", true, true};
+inline constexpr Range kRscVarGrow{1, 100, "(above 1 .. 100)", true};
+inline constexpr Range kRscVarStep{0, 1, "(0 .. 1 s)"};
+inline constexpr Range kRscVarCount{2, 10000, "(2 .. 10000)"};
+inline constexpr Range kRscVarUpdates{1, 10000, "(1 .. 10000)"};
+inline constexpr Range kRscVarSrtts{0.1, 1000, "(0.1 .. 1000 sRTTs)"};
 // params, receiver_params, latp_agent values.
 inline constexpr Range kCoreParam{-kMaxCoreParam, kMaxCoreParam, "(-1e9 .. 1e9; the protocol checks its own range)"};
 

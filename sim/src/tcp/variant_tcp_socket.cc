@@ -11,6 +11,7 @@
 
 #include <algorithm>
 
+#include "tcp/new_socket.h"
 #include "tcp/tcp_flow_tag.h"
 
 namespace mantra::sim {
@@ -25,17 +26,7 @@ ns3::TypeId VariantTcpSocket::GetTypeId() {
 }
 
 ns3::Ptr<VariantTcpSocket> VariantTcpSocket::create(ns3::Ptr<ns3::Node> node) {
-  using namespace ns3;
-  auto tcp = node->GetObject<TcpL4Protocol>();
-  TypeIdValue rtt_type;
-  tcp->GetAttribute("RttEstimatorType", rtt_type);
-  ObjectFactory rtt(rtt_type.Get().GetName());
-  auto socket = CreateObject<VariantTcpSocket>();
-  socket->SetNode(node);
-  socket->SetTcp(tcp);
-  socket->SetRtt(rtt.Create<RttEstimator>());
-  tcp->AddSocket(socket);
-  return socket;
+  return new_socket<VariantTcpSocket>(node);
 }
 
 void VariantTcpSocket::set_options(const TcpVariantOptions& options) {

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from mantra.lab.analysis import aggregate, t_interval
-from mantra.lab.claims import _samples, judge
+from mantra.lab.claims import _picked, _samples, judge
 from mantra.lab.store import scalars
 
 
@@ -101,3 +101,27 @@ def test_scalars_flatten_flows_but_not_series():
         "drops.ifq": 3,
         "fairness_jain": None,
     }
+
+
+def test_pick_takes_the_run_ranked_at_q_and_reports_its_own_metric():
+    # Three seeds; the run with the highest throughput is seed 2, whose delay is 50.
+    runs = pd.DataFrame(
+        {
+            "seed": [1, 2, 3, 1, 2, 3],
+            "receiver": ["rsc", "rsc", "rsc", "nr", "nr", "nr"],
+            "kbps": [40.0, 250.0, 60.0, 180.0, 200.0, 190.0],
+            "delay": [10.0, 50.0, 30.0, 5.0, 6.0, 7.0],
+        }
+    )
+    best = {"metric": "delay", "q": 1, "by": "kbps", "where": {"receiver": "rsc"}}
+    assert _picked(runs, best)[:2] == (50.0, 3)
+    worst = {"metric": "kbps", "q": 0, "where": {"receiver": "rsc"}}
+    assert _picked(runs, worst)[:2] == (40.0, 3)
+    median = {"metric": "kbps", "q": 0.5, "where": {"receiver": "nr"}}
+    assert _picked(runs, median)[0] == 190.0
+    # Each side picked on its own: the best rsc run over the best nr run.
+    ratio = {"metric": "kbps", "q": 1, "num": {"receiver": "rsc"}, "den": {"receiver": "nr"}}
+    assert _picked(runs, ratio)[:2] == (250.0 / 200.0, 3)
+    # An order statistic has no interval: the value decides, over at least two runs.
+    assert judge(1.25, 0.0, 3, (1.2, None)) == "pass"
+    assert judge(1.25, 0.0, 1, (1.2, None)) == "inconclusive"

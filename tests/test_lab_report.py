@@ -15,6 +15,8 @@ CAMPAIGN = copy.deepcopy(WIRED)
 CAMPAIGN["plots"] = [
     {"kind": "sweep", "metric": "throughput_kbps", "x": "topology.loss", "series": "protocol"},
     {"kind": "timeseries", "series": "protocol", "seed": 1, "where": {"topology.loss": 0.01}},
+    {"kind": "timeseries", "series": "protocol", "seed": "best", "by": "throughput_kbps", "y": "series.rx_kbps"},
+    {"kind": "ranked", "metric": "throughput_kbps", "series": "protocol"},
     {"kind": "cdf", "series": "protocol", "where": {"topology.loss": 0.01}},
     {"kind": "scatter", "x": "delay_p95_ms", "y": "throughput_kbps", "series": "protocol"},
     {"kind": "bar", "metric": "throughput_kbps", "x": "protocol"},
@@ -58,6 +60,18 @@ CAMPAIGN["claims"] = [
             "where": {"protocol": "tcp"},
         },
     },
+    {
+        "claim": "TCP's best run gets at least a tenth of TFRC's best.",
+        "paper": "a good case",
+        "check": {
+            "kind": "pick",
+            "metric": "throughput_kbps",
+            "q": 1,
+            "num": {"protocol": "tcp"},
+            "den": {"protocol": "tfrc"},
+            "min": 0.1,
+        },
+    },
 ]
 
 
@@ -86,13 +100,13 @@ def test_chromium_renders_plots_and_tables(report):
     )
     assert check, "the page's render check did not run"
     expected, drawn, tables = map(int, check.groups())
-    assert expected == drawn == 7
-    assert tables >= 1 + 7  # the claims table and one per plot
-    assert dom.count('class="pass"') + dom.count('class="fail"') + dom.count('class="inconclusive"') == 3
+    assert expected == drawn == 9
+    assert tables >= 1 + 9  # the claims table and one per plot
+    assert dom.count('class="pass"') + dom.count('class="fail"') + dom.count('class="inconclusive"') == 4
     assert "A flow sends at least the bytes it delivers." in dom
     assert "TFRC gets at least a tenth of TCP" in dom
     assert "./mantra run" in dom and str(out) in dom
-    assert len(list((out / "plots").glob("*.png"))) == 7
+    assert len(list((out / "plots").glob("*.png"))) == 9
 
 
 def test_status_counts_runs(report):

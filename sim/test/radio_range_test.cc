@@ -4,19 +4,22 @@
 #include <gtest/gtest.h>
 #include <ns3/wifi-module.h>
 
+#include "spec/spec.h"
 #include "two_node_net.h"
 
 namespace mantra::sim {
 namespace {
+
+using nlohmann::json;
 
 struct Heard {
   int decoded = 0;
   double busy_s = 0;
 };
 
-Heard listen_at(double distance_m) {
+Heard listen_at(double distance_m, const RadioSpec& radio = RadioSpec{}) {  // default: ns2-80211b
   using namespace ns3;
-  TwoNodeNet net = two_node_net(distance_m, RadioSpec{});  // the preset's defaults
+  TwoNodeNet net = two_node_net(distance_m, radio);
   NetDeviceContainer& devices = net.devices;
   NodeContainer& nodes = net.nodes;
 
@@ -61,6 +64,22 @@ TEST(Ns2Radio80211b, SensesAt549mNotAt551m) {
   // Ten 528-byte broadcast frames at 1 Mb/s hold the medium ~4.4 ms each.
   EXPECT_GT(near.busy_s, 0.04);
   EXPECT_DOUBLE_EQ(listen_at(551).busy_s, 0.0);
+}
+
+// The RSC-VAR paper's QualNet 802.11b: the same radio with the thresholds
+// at about 340 m (reception) and 540 m (carrier sense), as the spec reads the
+// preset name.
+TEST(QualnetRadio80211b, ReceivesWithin340mAndSensesWithin540m) {
+  const Spec spec = parse_spec(json::parse(R"({"duration": 1, "seed": 1, "radio": "qualnet-80211b",
+      "topology": {"kind": "chain", "hops": 1}, "flows": [{"protocol": "cbr", "rate": 1000, "src": 0, "dst": 1}]})"));
+  EXPECT_DOUBLE_EQ(spec.radio.rx_range_m, 340);
+  EXPECT_DOUBLE_EQ(spec.radio.cs_range_m, 540);
+  EXPECT_EQ(listen_at(339, spec.radio).decoded, 10);
+  const Heard beyond = listen_at(341, spec.radio);
+  EXPECT_EQ(beyond.decoded, 0);
+  EXPECT_GT(beyond.busy_s, 0.04);
+  EXPECT_GT(listen_at(539, spec.radio).busy_s, 0.04);
+  EXPECT_DOUBLE_EQ(listen_at(541, spec.radio).busy_s, 0.0);
 }
 
 }  // namespace

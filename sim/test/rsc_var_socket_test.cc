@@ -13,9 +13,9 @@
 
 #include "apps/tcp_flow.h"
 #include "apps/tcp_window_cap.h"
-#include "network/random_streams.h"
 #include "tcp/rsc_var_tcp_socket.h"
 #include "tcp/variant_tcp_socket.h"
+#include "two_node_wire.h"
 
 namespace mantra::sim {
 namespace {
@@ -46,24 +46,12 @@ struct Trace {
 // (window cap 64 segments) to an RSC-VAR receiver; data is lost in
 // [outage_from, outage_to).
 void run(Trace& t, double stop_s, double outage_from_s, double outage_to_s) {
-  streams::seed_run(1);
-  configure_tcp_defaults();
-  NodeContainer nodes;
-  nodes.Create(2);
-  PointToPointHelper p2p;
-  p2p.SetDeviceAttribute("DataRate", StringValue("2Mbps"));
-  p2p.SetChannelAttribute("Delay", StringValue("100ms"));
-  p2p.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("100p"));
-  NetDeviceContainer devices = p2p.Install(nodes);
   auto outage = CreateObject<Outage>();
   outage->from_s = outage_from_s;
   outage->to_s = outage_to_s;
-  devices.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(outage));
-  InternetStackHelper internet;
-  internet.Install(nodes);
-  Ipv4AddressHelper ip;
-  ip.SetBase("10.1.0.0", "255.255.255.0");
-  Ipv4InterfaceContainer ifaces = ip.Assign(devices);
+  TwoNodeWire wire = two_node_wire("100ms", outage);
+  NodeContainer& nodes = wire.nodes;
+  Ipv4InterfaceContainer& ifaces = wire.addresses;
 
   Ptr<RscVarTcpSocket> listener = RscVarTcpSocket::create(nodes.Get(1), RscVarConfig{});
   listener->SetAttribute("Timestamp", BooleanValue(true));

@@ -14,8 +14,8 @@
 
 #include "apps/tcp_flow.h"
 #include "apps/tcp_window_cap.h"
-#include "network/random_streams.h"
 #include "tcp/variant_tcp_socket.h"
+#include "two_node_wire.h"
 
 namespace mantra::sim {
 namespace {
@@ -59,28 +59,16 @@ struct Connection {
 void run(Connection& c, const TcpVariantOptions& options, double stop_s,
          std::function<bool(const TcpHeader&, uint32_t)> to_receiver,
          std::function<bool(const TcpHeader&, uint32_t)> to_sender = nullptr) {
-  streams::seed_run(1);
-  configure_tcp_defaults();
-  NodeContainer nodes;
-  nodes.Create(2);
-  PointToPointHelper p2p;
-  p2p.SetDeviceAttribute("DataRate", StringValue("2Mbps"));
-  p2p.SetChannelAttribute("Delay", StringValue("20ms"));
-  p2p.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("100p"));
-  NetDeviceContainer devices = p2p.Install(nodes);
   auto forward = CreateObject<ScriptedLoss>();
   forward->drop = std::move(to_receiver);
-  devices.Get(1)->SetAttribute("ReceiveErrorModel", PointerValue(forward));
+  Ptr<ScriptedLoss> backward;
   if (to_sender) {
-    auto backward = CreateObject<ScriptedLoss>();
+    backward = CreateObject<ScriptedLoss>();
     backward->drop = std::move(to_sender);
-    devices.Get(0)->SetAttribute("ReceiveErrorModel", PointerValue(backward));
   }
-  InternetStackHelper internet;
-  internet.Install(nodes);
-  Ipv4AddressHelper ip;
-  ip.SetBase("10.1.0.0", "255.255.255.0");
-  Ipv4InterfaceContainer ifaces = ip.Assign(devices);
+  TwoNodeWire wire = two_node_wire("20ms", forward, backward);
+  NodeContainer& nodes = wire.nodes;
+  Ipv4InterfaceContainer& ifaces = wire.addresses;
 
   PacketSinkHelper sink_helper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 9));
   ApplicationContainer sink_app = sink_helper.Install(nodes.Get(1));

@@ -14,7 +14,13 @@ seeds):
 - value: the metric at `where` (averaged over the grid points it leaves), in [min, max];
 - ratio: mean over `where` + `num`, divided by the mean over `where` + `den`, in [min, max];
 - trend: the least-squares slope of the metric against the numeric axis `x` at `where`,
-  `direction: falls` (slope < 0) or `rises` (slope > 0).
+  `direction: falls` (slope < 0) or `rises` (slope > 0);
+- pick: one run chosen by rank, as a paper shows "a good case" of its 30 runs: among the
+  seeds at `where`, the run at quantile `q` (0 the lowest, 1 the highest) of the metric `by`
+  (default: `metric` itself); its `metric`, in [min, max]. With `num` and `den`, the picked
+  run's metric under `num` over the picked run's under `den` (each picked on its own). An
+  order statistic has no interval: the verdict is the value against the bounds, over the
+  number of runs it was picked from (at least two).
 
 Verdict: pass when the whole interval lies within the bounds, fail when it lies wholly
 outside, inconclusive when it straddles a bound or fewer than two seeds finished.
@@ -36,6 +42,7 @@ KINDS = {
     "value": ({"kind", "metric"}, {"where", "min", "max"}),
     "ratio": ({"kind", "metric", "num", "den"}, {"where", "min", "max"}),
     "trend": ({"kind", "metric", "x", "direction"}, {"where"}),
+    "pick": ({"kind", "metric", "q"}, {"where", "by", "num", "den", "min", "max"}),
 }
 
 
@@ -68,6 +75,14 @@ def check_claims(camp: Campaign) -> None:
         for key in ("where", "num", "den"):
             if key in check:
                 check_where(camp, place + ("check", key), check[key])
+        if kind == "pick":
+            q = check["q"]
+            if not isinstance(q, (int, float)) or isinstance(q, bool) or not 0 <= q <= 1:
+                raise camp.doc.error(place + ("check", "q"), "a quantile in [0, 1] (0 the lowest run, 1 the highest)")
+            if "by" in check:
+                check_metric(camp, place + ("check", "by"), check["by"])
+            if ("num" in check) != ("den" in check):
+                raise camp.doc.error(place + ("check",), "give both num and den, or neither")
         if kind == "trend":
             check_axis(camp, place + ("check", "x"), check["x"], numeric=True)
             if check["direction"] not in ("falls", "rises"):
@@ -106,6 +121,32 @@ def _samples(frame: pd.DataFrame, check: dict[str, Any]) -> tuple[pd.Series, str
     return pd.Series(slopes, dtype=float), f"slope of {metric} per unit of {x}"
 
 
+def _pick(rows: pd.DataFrame, metric: str, by: str, q: float) -> tuple[float, int]:
+    """`metric` of the run at quantile `q` of `by` among the seeds of `rows` (each seed's
+    values averaged over the grid points `rows` leaves), and how many runs it was picked from."""
+    columns = list(dict.fromkeys([metric, by]))
+    runs = rows.groupby("seed")[columns].mean().dropna()
+    if runs.empty:
+        return math.nan, 0
+    ranked = runs.sort_values(by, kind="stable")
+    return float(ranked[metric].iloc[round(q * (len(ranked) - 1))]), len(ranked)
+
+
+def _picked(frame: pd.DataFrame, check: dict[str, Any]) -> tuple[float, int, str]:
+    metric, q = check["metric"], float(check["q"])
+    by = check.get("by", metric)
+    rows = select(frame, check.get("where"))
+    label = f"{metric} of the run at q = {q:g} by {by}"
+    if "num" not in check:
+        value, n = _pick(rows, metric, by, q)
+        return value, n, label
+    num, n_num = _pick(select(rows, check["num"]), metric, by, q)
+    den, n_den = _pick(select(rows, check["den"]), metric, by, q)
+    ratio = num / den if den else math.nan
+    names = "/".join(",".join(f"{v}" for v in check[k].values()) for k in ("num", "den"))
+    return ratio, min(n_num, n_den), f"{label}, ratio {names}"
+
+
 def judge(mean: float, half: float, n: int, bounds: tuple[float | None, float | None]) -> str:
     lo, hi = bounds
     if n < 2 or not math.isfinite(half):
@@ -121,8 +162,12 @@ def evaluate(frame: pd.DataFrame, camp: Campaign) -> list[Verdict]:
     out = []
     for entry in camp.claims:
         check = entry["check"]
-        samples, estimate = _samples(frame, check)
-        mean, half, n = t_interval(samples.to_numpy())
+        if check["kind"] == "pick":
+            mean, n, estimate = _picked(frame, check)
+            half = 0.0 if math.isfinite(mean) else math.nan
+        else:
+            samples, estimate = _samples(frame, check)
+            mean, half, n = t_interval(samples.to_numpy())
         bounds = _bounds(check)
         out.append(
             Verdict(

@@ -3,6 +3,8 @@
     plots:
       - {kind: sweep, metric: throughput_kbps, x: topology.hops, series: protocol}
       - {kind: timeseries, series: protocol, where: {topology.hops: 4}, seed: 1, flow: 0}
+      - {kind: timeseries, series: receiver, seed: best, by: throughput_kbps, y: rsc_var.series.t_ack_ms}
+      - {kind: ranked, metric: throughput_kbps, series: receiver}
       - {kind: cdf, series: protocol, where: {topology.hops: 4}, flow: 0}
       - {kind: scatter, x: delay_p95_ms, y: throughput_kbps, series: protocol}
       - {kind: bar, metric: ratio, x: protocol}
@@ -11,7 +13,12 @@
 
 - sweep: a metric against a swept axis, one line per series (optional), Student-t 95 % bars
   over seeds (the papers' main figure type);
-- timeseries: receive throughput over time of flow `flow` in one run per series (seed `seed`);
+- timeseries: receive throughput over time of flow `flow` in one run per series (seed `seed`,
+  or `best`/`worst`: per series the run with the highest/lowest metric `by`, as a paper shows "a
+  good case"); `y` plots another series of the flow instead: a dotted path to a list whose
+  container also holds `t` (`rsc_var.series.t_ack_ms`);
+- ranked: a metric per run, each series' runs sorted from the lowest (a paper's "average
+  throughput of each simulation, sorted");
 - cdf: the one-way delay distribution of flow `flow` per series, pooling the runs' percentiles
   (every seed weighs the same);
 - scatter: Pantheon's throughput against 95th-percentile delay: each run a faint dot, each
@@ -61,7 +68,8 @@ ResultLoader = Callable[[str], dict[str, Any]]
 COMMON = {"kind", "title", "where"}
 KINDS: dict[str, tuple[set[str], set[str]]] = {
     "sweep": ({"metric", "x"}, {"series"}),
-    "timeseries": ({"series", "seed"}, {"flow"}),
+    "timeseries": ({"series", "seed"}, {"flow", "by", "y"}),
+    "ranked": ({"metric", "series"}, set()),
     "cdf": ({"series"}, {"flow"}),
     "scatter": ({"x", "y", "series"}, set()),
     "bar": ({"metric", "x"}, set()),
@@ -107,8 +115,18 @@ def check_plots(camp: Campaign) -> None:
         if kind == "scatter":
             check_metric(camp, place + ("x",), entry["x"])
             check_metric(camp, place + ("y",), entry["y"])
-        if kind in ("timeseries", "groups") and entry["seed"] not in camp.seeds:
+        if kind == "ranked":
+            check_metric(camp, place + ("metric",), entry["metric"])
+        if kind == "timeseries" and entry["seed"] in PICKED:
+            if "by" not in entry:
+                raise camp.doc.error(place + ("by",), f"seed {entry['seed']} needs `by`: a metric ranking the runs")
+            check_metric(camp, place + ("by",), entry["by"])
+        elif "by" in entry:
+            raise camp.doc.error(place + ("by",), "only with seed: best or worst")
+        elif kind in ("timeseries", "groups") and entry["seed"] not in camp.seeds:
             raise camp.doc.error(place + ("seed",), f"seed {entry['seed']!r} is not one of the campaign's seeds")
+        if kind == "timeseries" and "y" in entry and (not isinstance(entry["y"], str) or "." not in entry["y"]):
+            raise camp.doc.error(place + ("y",), "a dotted path in a flow's result to a list beside a `t` list")
         flow = entry.get("flow", 0)
         if not isinstance(flow, int) or isinstance(flow, bool) or not 0 <= flow < len(camp.base.get("flows", [])):
             raise camp.doc.error(place + ("flow",), "the index of a flow of the base spec")
@@ -187,21 +205,72 @@ def _sweep(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tup
     return _png(fig), wide
 
 
+PICKED = ("best", "worst")
+
+
+def _run_of(group: pd.DataFrame, entry: dict[str, Any]) -> pd.Series:
+    """The run a timeseries shows for one series: the first grid point left by `where` at
+    `seed`, or the run with the highest (best) or lowest (worst) `by`."""
+    if entry["seed"] in PICKED:
+        ranked = group.dropna(subset=[entry["by"]]).sort_values(entry["by"], kind="stable")
+        run: pd.Series = ranked.iloc[-1 if entry["seed"] == "best" else 0]
+        return run
+    first: pd.Series = group[group["seed"] == entry["seed"]].iloc[0]
+    return first
+
+
 def _timeseries(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple[bytes, pd.DataFrame]:
     series, flow = entry["series"], entry.get("flow", 0)
-    fig, ax = _axes(entry["title"], "time (s)", f"flow {flow} receive rate (kb/s)")
+    *container, name = entry.get("y", "series.rx_kbps").split(".")
+    fig, ax = _axes(entry["title"], "time (s)", f"flow {flow}: {name}")
     table = []
-    for label, color, group in _groups(rows[rows["seed"] == entry["seed"]], series, entry["order"]):
-        key = group["key"].iloc[0]  # the first grid point left by `where`
-        s = load(key)["flows"][flow]["series"]
-        ax.plot(s["t"], s["rx_kbps"], label=str(label), linewidth=1.2, color=color)
-        rx = np.asarray(s["rx_kbps"], dtype=float)
+    for label, color, group in _groups(rows, series, entry["order"]):
+        picked = group if entry["seed"] in PICKED else group[group["seed"] == entry["seed"]]
+        if entry["seed"] in PICKED and picked[entry["by"]].isna().all():
+            continue
+        if picked.empty:
+            continue
+        run = _run_of(picked, entry)
+        s: Any = load(run["key"])["flows"][flow]
+        for part in container:
+            s = s.get(part, {}) if isinstance(s, dict) else {}
+        t, y = s.get("t", []), s.get(name, [])
+        ax.plot(t, y, label=str(label), linewidth=1.2, color=color)
+        values = np.asarray(y, dtype=float)
         table.append(
             {
                 series: label,
-                "run": key,
-                "mean kb/s": f"{rx.mean():.1f}" if len(rx) else "no data",
-                "std kb/s": f"{rx.std():.1f}" if len(rx) else "-",
+                "run": run["key"],
+                "seed": run["seed"],
+                f"mean {name}": f"{values.mean():.4g}" if len(values) else "no data",
+                f"std {name}": f"{values.std():.4g}" if len(values) else "-",
+            }
+        )
+    ax.legend(title=series)
+    return _png(fig), pd.DataFrame(table)
+
+
+def _ranked(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple[bytes, pd.DataFrame]:
+    """Each series' runs (one per seed, averaged over the grid points left) sorted by the metric."""
+    metric, series = entry["metric"], entry["series"]
+    fig, ax = _axes(entry["title"], "runs, sorted", metric)
+    table = []
+    for label, color, group in _groups(rows, series, entry["order"]):
+        values = np.sort(group.groupby("seed")[metric].mean().dropna().to_numpy(float))
+        if not values.size:
+            continue
+        ax.plot(range(1, values.size + 1), values, marker="o", markersize=3, label=str(label), color=color)
+        q = np.percentile(values, [0, 25, 50, 75, 100])
+        table.append(
+            {
+                series: label,
+                "runs": values.size,
+                "lowest": f"{q[0]:.4g}",
+                "p25": f"{q[1]:.4g}",
+                "median": f"{q[2]:.4g}",
+                "p75": f"{q[3]:.4g}",
+                "highest": f"{q[4]:.4g}",
+                "mean": f"{values.mean():.4g}",
             }
         )
     ax.legend(title=series)
@@ -339,6 +408,7 @@ def _settling(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> 
 DRAW = {
     "sweep": _sweep,
     "timeseries": _timeseries,
+    "ranked": _ranked,
     "cdf": _cdf,
     "scatter": _scatter,
     "bar": _bar,

@@ -58,6 +58,7 @@ class Verdict:
     n: int
     bounds: tuple[float | None, float | None]
     verdict: str  # pass, fail, inconclusive
+    picked: bool = False  # a pick claim: one run's value, no interval
 
 
 def check_claims(camp: Campaign) -> None:
@@ -181,6 +182,7 @@ def evaluate(frame: pd.DataFrame, camp: Campaign) -> list[Verdict]:
                 n,
                 bounds,
                 judge(mean, half, n, bounds),
+                check["kind"] == "pick",
             )
         )
     return out

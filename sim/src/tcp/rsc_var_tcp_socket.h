@@ -6,13 +6,16 @@
 // - ACKs: every pure ACK ns-3 would send (one per data segment, DelAckCount
 //   1; duplicates too) is queued with the ACK number of that moment and sent
 //   when the machine's timer says, its header built as ns-3 builds a pure
-//   ACK (timestamps, window) but with the queued ACK number. SYN, FIN, RST
+//   ACK (timestamps, window) but with the queued ACK number and echo, and a
+//   window counted from that number. SYN, FIN, RST
 //   and ACKs with ECE pass at once; the window updates ns-3 sends when the
 //   application reads are not sent (one ACK per data segment).
 // - sRTT: the sender's TCP timestamps echo the TSval of our ACKs, which is
 //   stamped when an ACK leaves the queue; a data segment carrying an echo
 //   not seen before gives RTT = now - echo (1 ms resolution), so the time
-//   ACKs wait in the queue is not in it. Both ends run with timestamps.
+//   ACKs wait in the queue is not in it. Each queued ACK echoes the TSval of
+//   the segment it acknowledges (RFC 7323 4.3), so the sender's RTO covers
+//   the wait. Both ends run with timestamps.
 // - Receive timeout: no data segment for 4 sRTT.
 // - The listening socket is one of these; ns-3 forks it per connection.
 #pragma once

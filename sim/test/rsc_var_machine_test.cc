@@ -42,7 +42,7 @@ double bursty(RscVarMachine& m, double from_s, double until_s, double gap_s) {
 TEST(RscVarMachine, NormalUntilTheFirstRttThenHalfOfIt) {
   RscVarMachine m({});
   EXPECT_EQ(m.state(), RscVarState::kNormal);
-  EXPECT_TRUE(m.on_ack(0.1, 1));  // a normal receiver: the ACK leaves at once
+  EXPECT_TRUE(m.on_ack(1, 0));  // a normal receiver: the ACK leaves at once
   EXPECT_FALSE(m.on_data(0.1, kMss).has_value());
   EXPECT_FALSE(m.advertised_window_bytes(kMss).has_value());
   m.on_rtt_sample(0.5, 0.4);
@@ -208,15 +208,19 @@ TEST(RscVarMachine, AckQueueKeepsEachAckNumberAndReleasesOnePerTimerExpiry) {
   RscVarConfig c;
   c.update_srtts = 1e9;
   RscVarMachine m = started(0.1, c);  // T_base 0.05
-  EXPECT_FALSE(m.on_ack(1.00, 1461));
-  EXPECT_FALSE(m.on_ack(1.01, 2921));
-  EXPECT_FALSE(m.on_ack(1.02, 2921));  // a duplicate ACK queues as it is
+  EXPECT_FALSE(m.on_ack(1461, 700));
+  EXPECT_FALSE(m.on_ack(2921, 710));
+  EXPECT_FALSE(m.on_ack(2921, 720));  // a duplicate ACK queues as it is, with its own echo
   EXPECT_EQ(m.ack_queue_length(), 3u);
   EXPECT_DOUBLE_EQ(*m.next_ack_at_s(), 0.0);  // nothing paced yet: the head may leave at once
-  EXPECT_EQ(m.on_ack_timer(1.00), 1461u);
+  const QueuedAck first = *m.on_ack_timer(1.00);
+  EXPECT_EQ(first.ack, 1461u);
+  EXPECT_EQ(first.echo, 700u);
   EXPECT_NEAR(*m.next_ack_at_s(), 1.05, 1e-12);  // T_ack = T_base * exp(0) after the last one sent
-  EXPECT_EQ(m.on_ack_timer(1.05), 2921u);
-  EXPECT_EQ(m.on_ack_timer(1.10), 2921u);
+  EXPECT_EQ(m.on_ack_timer(1.05)->echo, 710u);
+  const QueuedAck third = *m.on_ack_timer(1.10);
+  EXPECT_EQ(third.ack, 2921u);
+  EXPECT_EQ(third.echo, 720u);
   EXPECT_FALSE(m.next_ack_at_s().has_value());
   EXPECT_FALSE(m.on_ack_timer(1.15).has_value());
   EXPECT_EQ(m.counters().acks_queued, 3);

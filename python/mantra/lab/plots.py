@@ -208,15 +208,18 @@ def _sweep(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tup
 PICKED = ("best", "worst")
 
 
-def _run_of(group: pd.DataFrame, entry: dict[str, Any]) -> pd.Series:
+def _run_of(group: pd.DataFrame, entry: dict[str, Any]) -> pd.Series | None:
     """The run a timeseries shows for one series: the first grid point left by `where` at
-    `seed`, or the run with the highest (best) or lowest (worst) `by`."""
+    `seed`, or the run with the highest (best) or lowest (worst) `by`; None if there is none."""
     if entry["seed"] in PICKED:
-        ranked = group.dropna(subset=[entry["by"]]).sort_values(entry["by"], kind="stable")
-        run: pd.Series = ranked.iloc[-1 if entry["seed"] == "best" else 0]
-        return run
-    first: pd.Series = group[group["seed"] == entry["seed"]].iloc[0]
-    return first
+        candidates = group.dropna(subset=[entry["by"]]).sort_values(entry["by"], kind="stable")
+        at = -1 if entry["seed"] == "best" else 0
+    else:
+        candidates, at = group[group["seed"] == entry["seed"]], 0
+    if candidates.empty:
+        return None
+    run: pd.Series = candidates.iloc[at]
+    return run
 
 
 def _timeseries(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple[bytes, pd.DataFrame]:
@@ -225,12 +228,9 @@ def _timeseries(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -
     fig, ax = _axes(entry["title"], "time (s)", f"flow {flow}: {name}")
     table = []
     for label, color, group in _groups(rows, series, entry["order"]):
-        picked = group if entry["seed"] in PICKED else group[group["seed"] == entry["seed"]]
-        if entry["seed"] in PICKED and picked[entry["by"]].isna().all():
+        run = _run_of(group, entry)
+        if run is None:
             continue
-        if picked.empty:
-            continue
-        run = _run_of(picked, entry)
         s: Any = load(run["key"])["flows"][flow]
         for part in container:
             s = s.get(part, {}) if isinstance(s, dict) else {}

@@ -275,9 +275,8 @@ void TcpSinkApp::report(FlowMetrics& metrics, nlohmann::json& extra) {
   }
   if (!kind_.tcp_rsc_var) return;
   // The connection's socket (the listener's fork); none if it never connected.
-  ns3::Ptr<RscVarTcpSocket> socket;
-  for (const auto& s : accepted_) socket = socket ? socket : ns3::DynamicCast<RscVarTcpSocket>(s);
-  if (!socket) return;
+  if (accepted_.empty()) return;
+  const ns3::Ptr<RscVarTcpSocket> socket = ns3::DynamicCast<RscVarTcpSocket>(accepted_.front());
   const RscVarMachine& m = socket->machine();
   const RscVarCounters& c = m.counters();
   metrics.set_diagnostics("receiver", {{"rsc_var_state", static_cast<double>(m.state())},

@@ -165,10 +165,16 @@ void add_chain_routes(Scenario& s) {
   for (uint32_t i = 0; i < n; ++i) {
     Ptr<Ipv4> ipv4 = s.nodes.Get(i)->GetObject<Ipv4>();
     Ptr<Ipv4StaticRouting> routes = helper.GetStaticRouting(ipv4);
+    const auto towards = [&](uint32_t neighbour) {
+      return hop_towards(ipv4, s.nodes.Get(neighbour)->GetObject<Ipv4>());
+    };
+    std::pair<Ipv4Address, uint32_t> back;
+    std::pair<Ipv4Address, uint32_t> on;
+    if (i > 0) back = towards(i - 1);
+    if (i + 1 < n) on = towards(i + 1);
     for (uint32_t j = 0; j < n; ++j) {
       if (j == i) continue;
-      const uint32_t next = j > i ? i + 1 : i - 1;
-      const auto [via, interface] = hop_towards(ipv4, s.nodes.Get(next)->GetObject<Ipv4>());
+      const auto& [via, interface] = j > i ? on : back;
       routes->AddHostRouteTo(s.addresses[j], via, interface);
     }
   }

@@ -773,8 +773,9 @@ Spec parse_spec(const json& j) {
     if (!s.topology.has_radio())
       throw SpecError("channel_error",
                       "a wired topology takes topology.loss (p2p) or a flow's access_loss (dumbbell) instead");
-    s.channel_error = parse_channel_error(
-        j["channel_error"], s.topology.kind == TopologyKind::kDumbbell ? kMaxNodes : s.topology.node_count());
+    // A dumbbell's nodes are counted from its flows: its channel error is read after them.
+    if (s.topology.kind != TopologyKind::kDumbbell)
+      s.channel_error = parse_channel_error(j["channel_error"], s.topology.node_count());
   }
   if (j.contains("mobility")) {
     s.mobility = parse_mobility(j["mobility"], s.topology.node_count());
@@ -818,7 +819,6 @@ Spec parse_spec(const json& j) {
       s.flows[i].dst = 2 + s.topology.pairs + static_cast<int>(i);
     }
   }
-  // A dumbbell's nodes are counted from its flows: its links checked again.
   if (j.contains("channel_error") && s.topology.kind == TopologyKind::kDumbbell)
     s.channel_error = parse_channel_error(j["channel_error"], s.topology.node_count());
   if (samples > kMaxSeriesSamples) {

@@ -25,7 +25,6 @@ void RscVarMachine::on_rtt_sample(double now_s, double rtt_s) {
     set_t_base(rtt_s / 2);
     state_ = RscVarState::kSlowStart;
     last_update_s_ = now_s;
-    sampling_from_s_ = -1;  // set by the first data segment
     k_ = config_.k_normal;
   }
 }
@@ -118,19 +117,19 @@ double RscVarMachine::var_average() const {
 
 double RscVarMachine::t_ack_s() const { return t_base_s_ * std::exp(var_); }
 
-bool RscVarMachine::on_ack(double /*now_s*/, uint32_t ack) {
+bool RscVarMachine::on_ack(uint32_t ack, uint32_t echo) {
   if (state_ == RscVarState::kNormal) {
     ++counters_.acks_immediate;
     return true;
   }
-  acks_.push_back(ack);
+  acks_.push_back({ack, echo});
   ++counters_.acks_queued;
   return false;
 }
 
-std::optional<uint32_t> RscVarMachine::on_ack_timer(double now_s) {
+std::optional<QueuedAck> RscVarMachine::on_ack_timer(double now_s) {
   if (acks_.empty()) return std::nullopt;
-  const uint32_t head = acks_.front();
+  const QueuedAck head = acks_.front();
   acks_.pop_front();
   last_ack_sent_s_ = now_s;
   return head;

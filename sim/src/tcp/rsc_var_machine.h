@@ -77,6 +77,13 @@ struct RscVarConfig {
   double max_t_base_s = 10.0;
 };
 
+// An ACK waiting in the queue: the ACK number of its data segment's arrival
+// and the timestamp it echoes (RFC 7323: that segment's).
+struct QueuedAck {
+  uint32_t ack = 0;
+  uint32_t echo = 0;
+};
+
 struct RscVarCounters {
   int64_t updates = 0;           // T_base updates (every two sRTTs)
   int64_t decreases = 0;         // of which shortened T_base
@@ -100,12 +107,13 @@ class RscVarMachine {
   // No data since the timeout was armed: T_base *= beta, and CA.
   void on_receive_timeout(double now_s);
 
-  // A normal receiver would send an ACK with `ack` now. Returns true if it
-  // must be sent at once (NORMAL); otherwise it waits in the ACK queue and
+  // A normal receiver would send an ACK with `ack` now, echoing timestamp
+  // `echo` (an opaque value the queue keeps with it). Returns true if it must
+  // be sent at once (NORMAL); otherwise it waits in the ACK queue and
   // `next_ack_at_s` says when the head leaves.
-  bool on_ack(double now_s, uint32_t ack);
+  bool on_ack(uint32_t ack, uint32_t echo);
   // The ACK timer fired: the head to send now (if any).
-  std::optional<uint32_t> on_ack_timer(double now_s);
+  std::optional<QueuedAck> on_ack_timer(double now_s);
   // When the ACK queue's head is due (nullopt: queue empty).
   std::optional<double> next_ack_at_s() const;
 
@@ -135,13 +143,13 @@ class RscVarMachine {
   double var_ = 0;
   int k_ = 0;
   double last_update_s_ = 0;
-  double sampling_from_s_ = 0;  // AT samples from here: 2 RTTs after the first RTT sample
+  double sampling_from_s_ = -1;  // AT samples from here: one sRTT after the first data segment (-1: none yet)
   int unchanged_updates_ = 0;
   std::deque<std::pair<double, uint32_t>> arrivals_;  // (time, bytes) within the last sRTT
   uint64_t bytes_in_srtt_ = 0;
   std::deque<double> at_samples_;   // AT, the newest last (at most k_normal)
   std::deque<double> var_samples_;  // VAR_AT, the newest last (at most n_average)
-  std::deque<uint32_t> acks_;       // the ACK queue
+  std::deque<QueuedAck> acks_;      // the ACK queue
   double last_ack_sent_s_ = -1;     // -1: none paced yet
   RscVarCounters counters_;
 };

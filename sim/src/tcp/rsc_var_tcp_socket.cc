@@ -52,8 +52,13 @@ void RscVarTcpSocket::ReceivedData(ns3::Ptr<ns3::Packet> packet, const TcpHeader
   const bool is_new = header.GetSequenceNumber() + packet->GetSize() > m_tcb->m_rxBuffer->NextRxSequence();
   if (is_new && packet->GetSize() > 0) {
     if (const std::optional<double> due = machine_.on_data(now, packet->GetSize())) {
-      receive_timeout_.Cancel();
-      receive_timeout_ = Simulator::Schedule(ns3::Seconds(*due - now), &RscVarTcpSocket::on_receive_timeout, this);
+      // One pending event at most: it moves itself to the latest due time
+      // when it fires early, instead of a cancel and a new event per segment.
+      receive_due_ = Simulator::Now() + ns3::Seconds(*due - now);
+      if (!receive_timeout_.IsPending()) {
+        receive_timeout_ =
+            Simulator::Schedule(receive_due_ - Simulator::Now(), &RscVarTcpSocket::on_receive_timeout, this);
+      }
     }
     record(now);
   }
@@ -63,8 +68,13 @@ void RscVarTcpSocket::ReceivedData(ns3::Ptr<ns3::Packet> packet, const TcpHeader
 }
 
 void RscVarTcpSocket::on_receive_timeout() {
-  machine_.on_receive_timeout(Simulator::Now().GetSeconds());
-  record(Simulator::Now().GetSeconds());
+  if (Simulator::Now() < receive_due_) {  // data came since it was set: wait for the latest due time
+    receive_timeout_ = Simulator::Schedule(receive_due_ - Simulator::Now(), &RscVarTcpSocket::on_receive_timeout, this);
+    return;
+  }
+  const double now = Simulator::Now().GetSeconds();
+  machine_.on_receive_timeout(now);
+  record(now);
 }
 
 void RscVarTcpSocket::SendEmptyPacket(uint8_t flags) {
@@ -73,11 +83,10 @@ void RscVarTcpSocket::SendEmptyPacket(uint8_t flags) {
   // application reads would be a second ACK with the same number, paced like
   // the others, halving the rate and looking like a duplicate to the sender.
   if (paced && !in_received_data_) return;
-  if (!paced || machine_.on_ack(Simulator::Now().GetSeconds(), m_tcb->m_rxBuffer->NextRxSequence().GetValue())) {
+  if (!paced || machine_.on_ack(m_tcb->m_rxBuffer->NextRxSequence().GetValue(), m_timestampToEcho)) {
     ns3::TcpSocketBase::SendEmptyPacket(flags);
     return;
   }
-  echoes_.push_back(m_timestampToEcho);
   if (!ack_timer_.IsPending()) arm_ack_timer();
 }
 
@@ -89,11 +98,7 @@ void RscVarTcpSocket::arm_ack_timer() {
 }
 
 void RscVarTcpSocket::on_ack_timer() {
-  if (const std::optional<uint32_t> ack = machine_.on_ack_timer(Simulator::Now().GetSeconds())) {
-    const uint32_t echo = echoes_.front();
-    echoes_.pop_front();
-    send_ack(*ack, echo);
-  }
+  if (const std::optional<QueuedAck> head = machine_.on_ack_timer(Simulator::Now().GetSeconds())) send_ack(*head);
   arm_ack_timer();
 }
 
@@ -101,18 +106,18 @@ void RscVarTcpSocket::on_ack_timer() {
 // and timestamp echo (RFC 7323 §4.3: the echo of the segment it acknowledges,
 // so the sender's RTT and RTO include the wait in the queue; its own TSval is
 // the time it leaves, from which our RTT samples exclude the wait).
-void RscVarTcpSocket::send_ack(uint32_t ack, uint32_t echo) {
+void RscVarTcpSocket::send_ack(const QueuedAck& queued) {
   if (m_endPoint == nullptr || m_state != ESTABLISHED) return;
   auto p = ns3::Create<ns3::Packet>();
   AddSocketTags(p, IsEct(TcpPacketType_t::PURE_ACK));
   TcpHeader header;
   header.SetFlags(TcpHeader::ACK);
   header.SetSequenceNumber(m_tcb->m_nextTxSequence);
-  header.SetAckNumber(ns3::SequenceNumber32(ack));
+  header.SetAckNumber(ns3::SequenceNumber32(queued.ack));
   header.SetSourcePort(m_endPoint->GetLocalPort());
   header.SetDestinationPort(m_endPoint->GetPeerPort());
   const uint32_t newest_echo = m_timestampToEcho;
-  m_timestampToEcho = echo;
+  m_timestampToEcho = queued.echo;
   AddOptions(header);
   m_timestampToEcho = newest_echo;
   // Eq. 5's window counts from this ACK's own number, as every TCP window

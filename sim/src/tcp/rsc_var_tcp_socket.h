@@ -21,9 +21,9 @@
 #pragma once
 
 #include <ns3/event-id.h>
+#include <ns3/nstime.h>
 #include <ns3/tcp-socket-base.h>
 
-#include <deque>
 #include <vector>
 
 #include "tcp/rsc_var_machine.h"
@@ -61,13 +61,14 @@ class RscVarTcpSocket : public ns3::TcpSocketBase {
   void take_rtt_sample(const ns3::TcpHeader& header);
   void arm_ack_timer();
   void on_ack_timer();
-  void send_ack(uint32_t ack, uint32_t echo);
+  void send_ack(const QueuedAck& queued);
   void on_receive_timeout();
   void record(double now_s);
 
   RscVarMachine machine_{RscVarConfig{}};
   ns3::EventId ack_timer_;
   ns3::EventId receive_timeout_;
+  ns3::Time receive_due_;          // when the receive timeout fires if no more data arrives (exact: ns-3 time)
   std::deque<uint32_t> echoes_;    // the timestamp each queued ACK echoes, in queue order
   bool in_received_data_ = false;  // within ReceivedData: its ACK is the segment's own
   uint32_t last_echo_ = 0;

@@ -78,6 +78,7 @@ bench: build
 	PYTHONPATH=python $(VENV)/bin/python bench/latp_agent_overhead.py
 	PYTHONPATH=python $(VENV)/bin/python bench/chain_capacity.py
 	PYTHONPATH=python $(VENV)/bin/python bench/fig8_cost.py
+	PYTHONPATH=python $(VENV)/bin/python bench/core_datagram_rate.py
 
 clean:
 	rm -rf $(BUILD) $(SANITIZE_BUILD)

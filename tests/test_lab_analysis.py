@@ -63,6 +63,17 @@ def test_ratio_is_paired_per_seed():
     assert samples.tolist() == pytest.approx([2.0, 2.0, 2.0])
 
 
+def test_ratio_of_two_metrics_of_the_same_runs_is_paired_per_seed():
+    rows = frame()
+    rows["half"] = rows["kbps"] / 4
+    samples, label = _samples(
+        rows,
+        {"kind": "ratio", "metric": "kbps", "den_metric": "half", "where": {"protocol": "tcp"}, "num": {}, "den": {}},
+    )
+    assert samples.tolist() == pytest.approx([4.0, 4.0, 4.0])
+    assert label == "kbps / half"
+
+
 def test_trend_is_a_slope_per_seed():
     samples, _ = _samples(
         frame(), {"kind": "trend", "metric": "kbps", "x": "hops", "direction": "falls", "where": {"protocol": "tfrc"}}

@@ -101,6 +101,10 @@ nlohmann::json run_simulation(const Spec& spec) {
   Scenario scenario;
   build_scenario(spec, scenario);
   LossOracle oracle(spec, scenario.nodes);
+  scenario.drops.channel_error.packet_observers.push_back(
+      [&oracle](uint32_t node, ns3::Ptr<const ns3::Packet> p) { oracle.on_channel_error(node, p); });
+  scenario.link_failure_flush.observe(
+      [&oracle](uint32_t node, ns3::Ptr<const ns3::Packet> p) { oracle.on_flushed(node, p); });
   std::unique_ptr<LatpAgents> agents;
   if (spec.needs_latp_agents()) agents = std::make_unique<LatpAgents>(spec, scenario);
   // Random pairs are drawn on the positions at t = 0. A moving node's mobility model takes its
@@ -160,7 +164,8 @@ nlohmann::json run_simulation(const Spec& spec) {
   result["drops"] = {{"ifq", ifq_total},
                      {"mac_retry", scenario.drops.mac_retry},
                      {"no_route", scenario.drops.no_route},
-                     {"channel_error", scenario.drops.channel_error}};
+                     {"channel_error", scenario.drops.channel_error.count},
+                     {"link_failure", scenario.link_failure_flush.flushed()}};
   if (agents) result["latp_agents"] = agents->summary();
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result["provenance"] = {{"commit", kMantraCommit},

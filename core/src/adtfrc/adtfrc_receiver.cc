@@ -1,14 +1,15 @@
 #include "adtfrc/adtfrc_receiver.h"
 
-#include <utility>
-
 #include "adtfrc/adtfrc_wire.h"
 #include "common/packet_type.h"
 
 namespace mantra::adtfrc {
 
 AdtfrcReceiver::AdtfrcReceiver(ReceiverConfig config)
-    : rule_(config.rule), passive_(config.passive), state_detector_(config.window_samples), tfrc_(config.tfrc, this) {
+    : rule_(config.rule),
+      passive_(config.passive),
+      state_detector_(config.ranking, config.window_samples),
+      tfrc_(config.tfrc, this) {
   current_.fill(NetworkState::kNormal);
 }
 
@@ -16,13 +17,16 @@ std::string AdtfrcReceiver::parse(const Params& params, ReceiverConfig& out) {
   const ReceiverConfig defaults;
   ParamReader r(params);
   tfrc::TfrcReceiver::read(r, out.tfrc);
+  const double ranking = r.get("ranking", static_cast<double>(defaults.ranking));
   const double window = r.get("window_samples", static_cast<double>(defaults.window_samples));
   const double rule = r.get("detector", 0);
   const double passive = r.get("passive", 0);
   r.require(passive == 0 || passive == 1, "passive must be 0 or 1");
+  r.require(ranking == 0 || ranking == 1, "ranking must be 0 (all samples) or 1 (sliding window of window_samples)");
   r.require(window >= static_cast<double>(StateDetector::kMinSamples) && window <= 100000,
             "window_samples must be between 10 and 100000");
   r.require(rule == 0 || rule == 1 || rule == 2, "detector must be 0 (multi-metric), 1 (IDD only) or 2 (STT only)");
+  out.ranking = static_cast<Ranking>(static_cast<int>(ranking));
   out.window_samples = static_cast<size_t>(window);
   out.rule = static_cast<CongestionRule>(static_cast<int>(rule));
   out.passive = passive == 1;
@@ -50,10 +54,7 @@ void AdtfrcReceiver::on_data(Time now, const tfrc::DataHeader& header, const Los
 }
 
 AdtfrcReceiver::LossUse AdtfrcReceiver::on_loss(int64_t seq) {
-  for (int r = 0; r < kCongestionRules; ++r) {
-    const auto rule = static_cast<CongestionRule>(r);
-    verdicts_.push_back({seq, std::string(rule_name(rule)), std::string(state_name(current_[r])), rule == rule_});
-  }
+  declared_losses_.push_back({seq, current_});
   const NetworkState s = state();
   ++losses_by_state_[static_cast<size_t>(s)];
   if (passive_) return LossUse::kCount;
@@ -69,7 +70,19 @@ void AdtfrcReceiver::add_feedback_options(Time /*now*/, std::vector<WireOption>&
   urgent_ = false;
 }
 
-std::vector<LossVerdict> AdtfrcReceiver::take_loss_verdicts() { return std::exchange(verdicts_, {}); }
+std::vector<LossVerdict> AdtfrcReceiver::take_loss_verdicts() {
+  std::vector<LossVerdict> verdicts;
+  verdicts.reserve(declared_losses_.size() * kCongestionRules);
+  for (const auto& loss : declared_losses_) {
+    for (int r = 0; r < kCongestionRules; ++r) {
+      const auto rule = static_cast<CongestionRule>(r);
+      verdicts.push_back(
+          {loss.seq, std::string(rule_name(rule)), std::string(state_name(loss.states[r])), rule == rule_});
+    }
+  }
+  declared_losses_.clear();
+  return verdicts;
+}
 
 EndpointStats AdtfrcReceiver::stats() const {
   EndpointStats s = tfrc_.stats();

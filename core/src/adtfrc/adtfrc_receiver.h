@@ -31,9 +31,12 @@ namespace mantra::adtfrc {
 
 struct ReceiverConfig {
   tfrc::ReceiverConfig tfrc;
-  // Samples each metric is ranked against. The paper ranks against "all
-  // samples"; a window of 500 (about 20 s at 200 kb/s of 1000-byte packets)
-  // keeps the ranking current across speed and load changes of a 300 s run.
+  // The samples each metric is ranked against: every sample since the flow
+  // began, as the paper ranks against "all samples" (§III-C); or, with
+  // Ranking::kWindow, the latest `window_samples` (500 is about 20 s at
+  // 200 kb/s of 1000-byte packets), which keeps the ranking current across
+  // speed and load changes of a 300 s run.
+  Ranking ranking = Ranking::kAllSamples;
   size_t window_samples = 500;
   CongestionRule rule = CongestionRule::kMulti;  // which rule drives p and the reports
   // Identify and give verdicts, but act as a TFRC receiver: every loss
@@ -82,7 +85,13 @@ class AdtfrcReceiver : public Receiver, private tfrc::ReceiverExtension {
   tfrc::TfrcReceiver tfrc_;
   Identification current_{};
   bool urgent_ = false;
-  std::vector<LossVerdict> verdicts_;
+  // The losses declared since take_loss_verdicts(), with the state each rule
+  // identified: a LossVerdict per rule is built only when they are taken.
+  struct DeclaredLoss {
+    int64_t seq;
+    Identification states;
+  };
+  std::vector<DeclaredLoss> declared_losses_;
   std::array<int64_t, 4> losses_by_state_{};  // indexed by NetworkState, driving rule
   int64_t probes_answered_ = 0;
   int64_t urgent_reports_ = 0;

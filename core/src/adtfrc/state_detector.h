@@ -1,20 +1,24 @@
 // ADTFRC's receiver-side network state identification (Fu, Meng, Lu, §III-B
 // and §III-C, Table I and Table II).
 //
-// Per data packet the receiver takes one sample of four metrics (Table I's
-// definitions are lost with the PDF's figures; this is our reading of the
-// text, with T one RTT, the sender's estimate carried in data):
-//   IDD  inter-packet delay difference: (a_i - a_{i-1}) - (s_i - s_{i-1}) for
-//        consecutive arrivals, i.e. the change of one-way delay, in ms;
-//        unaffected by losses between them and by the sending rate (Fig. 1).
-//   STT  short-term throughput: packets received in (now - T, now], divided
-//        by T (packets/s, so samples stay comparable when the RTT changes).
-//   POR  out-of-order ratio: of the packets received in (now - T, now], the
-//        fraction sent before the latest send time seen before them (T_maxtx).
-//   PLR  loss ratio: packets declared lost in (now - T, now] over those lost
-//        plus those received in it.
-// Each sample is ranked HIGH (top 30 %) / LOW (bottom 30 %) against a
-// sliding window of the metric's recent samples (RankWindow), then Table II:
+// Per data packet the receiver takes one sample of four metrics. Table I
+// (shared/papers/000_a69368787d7aab2e.txt, lines 105-112) defines them as:
+//   IDD  A^{i+1} - A^i - (S^{i+1} - S^i), A^i the arrival time of packet i,
+//        S^i its sending time; here over consecutive arrivals, in ms.
+//   STT  N_p(T) / T, N_p(T) the number of packets received during T
+//        (packets/s, so samples stay comparable when T changes).
+//   POR  N_po(T) / N_p(T), N_po(T) the number of out-of-order packets during
+//        T: sent before the latest send time seen before them (T_maxtx, §III-B c).
+//   PLR  N_l(T) / N_p(T), N_l(T) the number of packets lost during T: here
+//        declared lost in (now - T, now]. The packet sampled is received in T,
+//        so N_p(T) >= 1 whenever T > 0; should it be 0, we divide by 1
+//        (PLR = N_l(T)).
+// T is one RTT (footnote 2), the sender's estimate carried in data.
+//
+// Each sample is ranked HIGH (top 30 %) / LOW (bottom 30 %) (ranker.h). The
+// paper ranks against "all samples" (line 145), our default
+// (Ranking::kAllSamples, RankAllSamples); Ranking::kWindow ranks against the
+// metric's latest `window_samples` samples instead (RankWindow). Then Table II:
 //
 //   IDD HIGH and STT LOW ─────────────► CONG    (the multi-metric rule)
 //   otherwise: POR HIGH ──────────────► RTCHG
@@ -28,9 +32,10 @@
 #include <array>
 #include <cstddef>
 #include <deque>
+#include <memory>
 
 #include "adtfrc/network_state.h"
-#include "common/rank_window.h"
+#include "common/ranker.h"
 #include "mantra/units.h"
 
 namespace mantra::adtfrc {
@@ -49,6 +54,12 @@ struct MetricLevels {
 // The state each congestion rule identifies for one sample.
 using Identification = std::array<NetworkState, kCongestionRules>;
 
+// The samples each new sample is ranked against (the receiver parameter `ranking`).
+enum class Ranking {
+  kAllSamples = 0,  // every sample since the flow began: the paper's reading
+  kWindow = 1,      // the latest `window_samples`
+};
+
 NetworkState identify(const MetricLevels& levels, CongestionRule rule);
 
 class StateDetector {
@@ -56,10 +67,10 @@ class StateDetector {
   static constexpr double kExtremeFraction = 0.3;  // Table II: top / bottom 30 %
   static constexpr size_t kMinSamples = 10;        // before this, nothing is HIGH or LOW
 
-  explicit StateDetector(size_t window_samples);
+  StateDetector(Ranking ranking, size_t window_samples);
 
   // A data packet sent at `sent` arrived at `arrived`; `losses` packets were
-  // declared lost on its arrival; `interval` is T (one RTT).
+  // declared lost on its arrival; `interval` is T (one RTT, > 0).
   Identification on_packet(Time sent, Time arrived, int losses, Duration interval);
 
   const MetricSample& sample() const { return sample_; }
@@ -75,12 +86,15 @@ class StateDetector {
     int count;
   };
 
-  RankWindow idd_, stt_, por_, plr_;
+  std::unique_ptr<Ranker> idd_, stt_, por_, plr_;
   bool have_previous_ = false;
   Time previous_sent_, previous_arrived_;
-  Time max_sent_;                 // T_maxtx
-  std::deque<Arrival> arrivals_;  // within the longest T seen recently
+  Time max_sent_;  // T_maxtx
+  // Arrivals and losses in (now - T, now], less any dropped while T was shorter.
+  std::deque<Arrival> arrivals_;
   std::deque<LossMark> losses_;
+  // Totals over arrivals_ and losses_: N_p(T), N_po(T), N_l(T).
+  int received_ = 0, reordered_ = 0, lost_ = 0;
   MetricSample sample_;
   MetricLevels levels_;
 };

@@ -13,6 +13,8 @@ seeds):
 
 - value: the metric at `where` (averaged over the grid points it leaves), in [min, max];
 - ratio: mean over `where` + `num`, divided by the mean over `where` + `den`, in [min, max];
+  with `den_metric`, the denominator is that metric instead (two metrics of the same runs,
+  e.g. two detectors scored on the same losses; `num` and `den` may then be `{}`);
 - trend: the least-squares slope of the metric against the numeric axis `x` at `where`,
   `direction: falls` (slope < 0) or `rises` (slope > 0);
 - pick: one run chosen by rank, as a paper shows "a good case" of its 30 runs: among the
@@ -40,7 +42,7 @@ from mantra.lab.campaign import Campaign
 
 KINDS = {
     "value": ({"kind", "metric"}, {"where", "min", "max"}),
-    "ratio": ({"kind", "metric", "num", "den"}, {"where", "min", "max"}),
+    "ratio": ({"kind", "metric", "num", "den"}, {"where", "den_metric", "min", "max"}),
     "trend": ({"kind", "metric", "x", "direction"}, {"where"}),
     "pick": ({"kind", "metric", "q"}, {"where", "by", "num", "den", "min", "max"}),
 }
@@ -73,6 +75,8 @@ def check_claims(camp: Campaign) -> None:
             raise camp.doc.error(place + ("check", "kind"), f"one of {', '.join(KINDS)}")
         check_keys(camp, place + ("check",), check, *KINDS[kind])
         check_metric(camp, place + ("check", "metric"), check["metric"])
+        if "den_metric" in check:
+            check_metric(camp, place + ("check", "den_metric"), check["den_metric"])
         for key in ("where", "num", "den"):
             if key in check:
                 check_where(camp, place + ("check", key), check[key])
@@ -108,9 +112,12 @@ def _samples(frame: pd.DataFrame, check: dict[str, Any]) -> tuple[pd.Series, str
         return per_seed(rows, metric), metric
     if check["kind"] == "ratio":
         num = per_seed(select(rows, check["num"]), metric)
-        den = per_seed(select(rows, check["den"]), metric)
+        den_metric = check.get("den_metric", metric)
+        den = per_seed(select(rows, check["den"]), den_metric)
         both = pd.concat([num, den], axis=1, join="inner").dropna()
         ratio = both.iloc[:, 0] / both.iloc[:, 1].where(both.iloc[:, 1] != 0)
+        if den_metric != metric:
+            return ratio, f"{metric} / {den_metric}"
         label = "/".join(",".join(f"{v}" for v in check[k].values()) for k in ("num", "den"))
         return ratio, f"{metric} ratio {label}"
     x = check["x"]

@@ -10,6 +10,7 @@
       - {kind: bar, metric: ratio, x: protocol}
       - {kind: groups, groups: [tfwmfc, ecn_tcp], seed: 1}
       - {kind: settling, group: tfwmfc, spans: [{from: 10, to: 100, target: fair_kbps}]}
+      - {kind: confusion, where: {case: congested, speed: [0, 10, 20]}, facet: speed, flow: 0, detector: multi}
 
 - sweep: a metric against a swept axis, one line per series (optional), Student-t 95 % bars
   over seeds (the papers' main figure type);
@@ -27,17 +28,23 @@
 - groups: each named flow group's mean receive rate per flow over time in one run (seed `seed`);
 - settling: how the group's rate settles after each span's event towards the span's target (a
   campaign metric, per run): time to stay within ±`band` (0.1) and overshoot, of a moving mean
-  over `smooth_s` (5 s); a table per grid point and span, 95 % intervals over seeds (settling.py).
+  over `smooth_s` (5 s); a table per grid point and span, 95 % intervals over seeds (settling.py);
+- confusion: the loss-cause detector's confusion matrix of flow `flow` (0): the counts of
+  `detection.confusion` (or of `detection.by_detector.<detector>`: multi, idd or stt) summed over
+  every run `where` leaves (all seeds, the other axes pooled), one heat map per value of the axis
+  `facet` (optional); rows the state identified, columns the oracle's true cause, each cell its
+  count and its share of the column (of the losses truly caused by X, the share identified as Y).
 
-Every kind takes an optional `title` and `where` (axis -> value; all other axes averaged).
+Every kind takes an optional `title` and `where` (axis -> value; all other axes averaged, or
+pooled).
 """
 
 from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import matplotlib
@@ -75,7 +82,13 @@ KINDS: dict[str, tuple[set[str], set[str]]] = {
     "bar": ({"metric", "x"}, set()),
     "groups": ({"groups", "seed"}, set()),
     "settling": ({"group", "spans"}, {"band", "smooth_s"}),
+    "confusion": (set(), {"flow", "detector", "facet"}),
 }
+# A flow's `detection` (docs/result-schema.md): the rules in `by_detector`, the states a
+# receiver identifies (the confusion matrix's rows) and the oracle's causes (its columns).
+DETECTORS = ("multi", "idd", "stt")
+IDENTIFIED = ("cong", "rtchg", "cherr", "normal")
+TRUE_CAUSES = ("cong", "cherr", "rtchg")
 
 
 @dataclass
@@ -117,6 +130,14 @@ def check_plots(camp: Campaign) -> None:
             check_metric(camp, place + ("y",), entry["y"])
         if kind == "ranked":
             check_metric(camp, place + ("metric",), entry["metric"])
+        if kind == "confusion":
+            if "facet" in entry:
+                check_axis(camp, place + ("facet",), entry["facet"])
+            if "detector" in entry and entry["detector"] not in DETECTORS:
+                raise camp.doc.error(
+                    place + ("detector",),
+                    f"{entry['detector']!r} is not a rule of by_detector ({', '.join(DETECTORS)})",
+                )
         if kind == "timeseries" and entry["seed"] in PICKED:
             if "by" not in entry:
                 raise camp.doc.error(place + ("by",), f"seed {entry['seed']} needs `by`: a metric ranking the runs")
@@ -405,6 +426,138 @@ def _settling(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> 
     return _png(fig), pd.DataFrame(table)
 
 
+@dataclass
+class Confusion:
+    """A loss-cause detector's confusion matrix: identified state -> true cause -> losses,
+    summed over `runs` runs; `without`: runs whose flow has no `detection` (its receiver
+    does not identify loss causes)."""
+
+    counts: dict[str, dict[str, int]] = field(
+        default_factory=lambda: {state: dict.fromkeys(TRUE_CAUSES, 0) for state in IDENTIFIED}
+    )
+    runs: int = 0
+    without: int = 0
+
+    def add(self, cells: dict[str, dict[str, int]]) -> None:
+        for state, row in cells.items():
+            mine = self.counts.setdefault(state, dict.fromkeys(TRUE_CAUSES, 0))
+            for cause, n in row.items():
+                mine[cause] = mine.get(cause, 0) + int(n)
+
+    @property
+    def identified(self) -> list[str]:
+        return list(self.counts)
+
+    @property
+    def causes(self) -> list[str]:
+        return list(dict.fromkeys(cause for row in self.counts.values() for cause in row))
+
+    def total(self, cause: str) -> int:
+        """The losses truly caused by `cause`: its column's sum."""
+        return sum(row.get(cause, 0) for row in self.counts.values())
+
+    @property
+    def counted(self) -> str:
+        """The runs summed, and those without `detection`, as the plot and table say it."""
+        return f"{self.runs} runs" + (f", {self.without} without detection" if self.without else "")
+
+    def share(self, state: str, cause: str) -> float:
+        """Of the losses truly caused by `cause`, the share identified as `state`; NaN without any."""
+        total = self.total(cause)
+        return self.counts[state].get(cause, 0) / total if total else math.nan
+
+
+def confusion_matrices(
+    results: Iterable[tuple[Any, dict[str, Any]]], flow: int = 0, detector: str | None = None
+) -> dict[Any, Confusion]:
+    """Per facet value (in the order first met), the confusion counts of flow `flow` summed
+    over (facet value, run result) pairs: of `detection.by_detector[detector]`, or without a
+    detector of the flow's own `detection` (the rule its receiver acted on). A run whose flow
+    has a `detection` but no entry for the detector declared no loss (by_detector lists the
+    rules that judged one): it counts, with nothing to add."""
+    out: dict[Any, Confusion] = {}
+    for value, result in results:
+        matrix = out.setdefault(value, Confusion())
+        flows = result.get("flows", [])
+        detection = flows[flow].get("detection") if flow < len(flows) else None
+        if detection is None:
+            matrix.without += 1
+            continue
+        matrix.runs += 1
+        block = detection if detector is None else detection.get("by_detector", {}).get(detector, {})
+        matrix.add(block.get("confusion", {}))
+    return out
+
+
+def _percent(share: float) -> str:
+    return f"{share:.1%}".replace("%", " %") if np.isfinite(share) else "-"
+
+
+def confusion_table(matrices: dict[Any, Confusion], facet: str | None) -> pd.DataFrame:
+    """The matrices' numbers as the report shows them: per facet value a row per identified
+    state, each true cause's cell "count (share of the column)", then the column totals."""
+    causes = list(dict.fromkeys(c for m in matrices.values() for c in m.causes)) or list(TRUE_CAUSES)
+    table = []
+    for value, m in matrices.items():
+        at = {facet: value} if facet else {}
+        for state in m.identified:
+            cells = {f"true {c}": f"{m.counts[state].get(c, 0)} ({_percent(m.share(state, c))})" for c in m.causes}
+            table.append({**at, "identified": state, **cells})
+        table.append(
+            {**at, "identified": "total", **{f"true {c}": str(m.total(c)) for c in m.causes}, "runs": m.counted}
+        )
+    columns = [*([facet] if facet else []), "identified", *(f"true {c}" for c in causes), "runs"]
+    return pd.DataFrame(table, columns=columns)
+
+
+def _confusion(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple[bytes, pd.DataFrame]:
+    """The detector's confusion matrices (confusion_matrices), a heat map per value of
+    `facet` in the axis's order: each cell its count and its share of the true cause's
+    column, coloured by the share."""
+    facet, flow, detector = entry.get("facet"), entry.get("flow", 0), entry.get("detector")
+    if facet is None or facet not in rows.columns:
+        values: list[Any] = [None] if facet is None else []
+    else:
+        values = [v for v in entry["facet_order"] if (rows[facet] == v).any()]
+
+    def runs() -> Iterator[tuple[Any, dict[str, Any]]]:
+        for value in values:
+            for key in rows["key"] if facet is None else rows.loc[rows[facet] == value, "key"]:
+                yield value, load(key)
+
+    matrices = confusion_matrices(runs(), flow, detector)
+    ncols = min(max(len(matrices), 1), 3)
+    nrows = math.ceil(max(len(matrices), 1) / ncols)
+    fig, grid = plt.subplots(
+        nrows, ncols, figsize=(3.4 * ncols + 1.2, 3.2 * nrows + 0.6), squeeze=False, layout="constrained"
+    )
+    fig.suptitle(entry["title"], fontsize=11)
+    panels = list(grid.flat)
+    for ax in panels[len(matrices) :]:
+        ax.set_axis_off()
+    if not matrices:
+        panels[0].text(0.5, 0.5, "no finished runs", ha="center", va="center", transform=panels[0].transAxes)
+    image = None
+    for k, (ax, (value, m)) in enumerate(zip(panels, matrices.items(), strict=False)):
+        states, causes = m.identified, m.causes
+        shares = np.array([[m.share(s, c) for c in causes] for s in states], dtype=float)
+        image = ax.imshow(np.nan_to_num(shares), cmap="Blues", vmin=0, vmax=1, aspect="auto")
+        for i, state in enumerate(states):
+            for j, cause in enumerate(causes):
+                text = f"{m.counts[state].get(cause, 0)}\n{_percent(shares[i, j])}"
+                color = "white" if shares[i, j] > 0.6 else "black"
+                ax.text(j, i, text, ha="center", va="center", fontsize=8, color=color)
+        ax.set_xticks(range(len(causes)), [f"{c}\n({m.total(c)})" for c in causes])
+        ax.set_yticks(range(len(states)), states)
+        ax.set_xlabel("true cause (oracle), losses")
+        if k % ncols == 0:
+            ax.set_ylabel(f"identified ({detector or 'rule acted on'})")
+        ax.set_title(f"{facet} = {value}: {m.counted}" if facet else m.counted, fontsize=9)
+    if image is not None:
+        fig.colorbar(image, ax=panels, label="share of the true cause's losses", shrink=0.8)
+    return _png(fig), confusion_table(matrices, facet)
+
+
 DRAW = {
     "sweep": _sweep,
     "timeseries": _timeseries,
@@ -414,6 +567,7 @@ DRAW = {
     "bar": _bar,
     "groups": _group_series,
     "settling": _settling,
+    "confusion": _confusion,
 }
 
 
@@ -428,9 +582,13 @@ def draw(camp: Campaign, frame: pd.DataFrame, load: ResultLoader) -> list[Figure
         order = series.labels if series is not None else []
         x_axis = camp.axis(entry["x"]) if entry["kind"] == "bar" else None
         x_order = x_axis.labels if x_axis is not None else []
+        facet = camp.axis(entry.get("facet", ""))
+        facet_order = facet.labels if facet is not None else []
         axes = [a.name for a in camp.axes]
         png, table = DRAW[entry["kind"]](
-            {**entry, "title": title, "order": order, "x_order": x_order, "axes": axes}, rows, load
+            {**entry, "title": title, "order": order, "x_order": x_order, "facet_order": facet_order, "axes": axes},
+            rows,
+            load,
         )
         figures.append(Figure(title, entry["kind"], png, table))
     return figures

@@ -46,6 +46,7 @@ void EndpointApp::report(FlowMetrics& metrics, nlohmann::json& extra) {
   }
   metrics.set_diagnostics("receiver", endpoint_diagnostics(*endpoint_));
   extra["loss_causes"] = oracle_->drop_causes(flow_);
+  extra["path_changes"] = oracle_->path_changes(flow_);
   auto* receiver = dynamic_cast<mantra::Receiver*>(endpoint_.get());
   const auto verdicts = receiver ? receiver->take_loss_verdicts() : std::vector<mantra::LossVerdict>{};
   if (!verdicts.empty() || (receiver && receiver->identifies_loss_causes())) {

@@ -32,7 +32,8 @@ bool tagged(Ptr<const Packet> p, MeasurementTag& tag) { return p && p->PeekPacke
 
 }  // namespace
 
-LossOracle::LossOracle(const Spec& spec, NodeContainer& nodes) : rx_range_m_(spec.radio.rx_range_m), nodes_(nodes) {
+LossOracle::LossOracle(const Spec& spec, NodeContainer& nodes)
+    : rx_range_m_(spec.radio.rx_range_m), silent_losses_in_routing_(spec.routing == "dsr"), nodes_(nodes) {
   queues_.resize(nodes.GetN());
   hooks_.reserve(nodes.GetN());
   for (uint32_t i = 0; i < nodes.GetN(); ++i) hooks_.push_back({this, i});
@@ -59,11 +60,14 @@ void LossOracle::hook_node(uint32_t i) {
         "Enqueue",
         MakeBoundCallback(
             +[](Hook* h, Ptr<const QueueDiscItem> item) { h->oracle->on_enqueue(h->node, item->GetPacket()); }, hook));
-    qd->TraceConnectWithoutContext("Drop", MakeBoundCallback(
-                                               +[](Hook* h, Ptr<const QueueDiscItem> item) {
-                                                 h->oracle->on_drop(h->node, item->GetPacket(), TrueCause::kCongestion);
-                                               },
-                                               hook));
+    // Overflows and RED's drops; the link-failure flush drops after the
+    // dequeue and reports its packets itself (on_flushed).
+    qd->TraceConnectWithoutContext("DropBeforeEnqueue", MakeBoundCallback(
+                                                            +[](Hook* h, Ptr<const QueueDiscItem> item, const char*) {
+                                                              h->oracle->on_drop(h->node, item->GetPacket(),
+                                                                                 TrueCause::kCongestion);
+                                                            },
+                                                            hook));
   }
   if (auto ipv4 = node->GetObject<Ipv4L3Protocol>()) {
     ipv4->TraceConnectWithoutContext(
@@ -99,7 +103,7 @@ void LossOracle::hook_wifi(const std::vector<Ptr<NetDevice>>& devices) {
                                    cause = TrueCause::kRouteChange;
                                }
                              }
-                             h->oracle->on_drop(h->node, mpdu->GetPacket(), cause);
+                             h->oracle->on_drop(h->node, mpdu->GetPacket(), cause, Origin::kMac);
                            },
                            hook));
   }
@@ -116,14 +120,31 @@ void LossOracle::on_sent(uint32_t flow, int64_t seq) {
 void LossOracle::on_delivered(uint32_t flow, int64_t seq) {
   auto it = flows_.find(flow);
   if (it == flows_.end() || seq >= static_cast<int64_t>(it->second.status.size())) return;
-  if (it->second.status[seq] == kUnknown) it->second.status[seq] = kDelivered;
-  paths_.erase(key(flow, seq));
+  FlowRecord& r = it->second;
+  if (r.status[seq] == kUnknown) r.status[seq] = kDelivered;
+  auto path = paths_.find(key(flow, seq));
+  if (path == paths_.end()) return;
+  if (!r.last_path.empty() && path->second != r.last_path) ++r.path_changes;
+  r.last_path = std::move(path->second);
+  paths_.erase(path);
 }
 
 void LossOracle::on_enqueue(uint32_t node, Ptr<const Packet> p) {
   MeasurementTag tag;
   if (!tagged(p, tag)) return;
-  paths_[key(tag.flow, tag.seq)].push_back(node);
+  std::vector<uint32_t>& path = paths_[key(tag.flow, tag.seq)];
+  if (path.empty() || path.back() != node) path.push_back(node);  // the flush puts kept packets back
+}
+
+void LossOracle::on_flushed(uint32_t node, Ptr<const Packet> p) { on_drop(node, p, TrueCause::kRouteChange); }
+
+void LossOracle::on_channel_error(uint32_t node, Ptr<const Packet> p) {
+  on_drop(node, p, TrueCause::kChannelError, Origin::kAboveMac);
+}
+
+int64_t LossOracle::path_changes(uint32_t flow) const {
+  auto it = flows_.find(flow);
+  return it == flows_.end() ? 0 : it->second.path_changes;
 }
 
 bool LossOracle::queue_above_half(uint32_t node) const {
@@ -143,7 +164,7 @@ bool LossOracle::path_congested(uint64_t k, uint32_t node) const {
   return false;
 }
 
-void LossOracle::on_drop(uint32_t node, Ptr<const Packet> p, TrueCause cause) {
+void LossOracle::on_drop(uint32_t node, Ptr<const Packet> p, TrueCause cause, Origin origin) {
   MeasurementTag tag;
   if (!tagged(p, tag)) return;
   auto it = flows_.find(tag.flow);
@@ -152,7 +173,8 @@ void LossOracle::on_drop(uint32_t node, Ptr<const Packet> p, TrueCause cause) {
   if (r.status[tag.seq] != kUnknown) return;  // the first fate counts
   const uint64_t k = key(tag.flow, tag.seq);
   // A MAC loss within range on a loaded path is contention, not a random error.
-  if (cause == TrueCause::kChannelError && path_congested(k, node)) cause = TrueCause::kCongestion;
+  if (origin == Origin::kMac && cause == TrueCause::kChannelError && path_congested(k, node))
+    cause = TrueCause::kCongestion;
   r.status[tag.seq] = kDropped;
   r.dropped[tag.seq] = cause;
   paths_.erase(k);
@@ -167,6 +189,9 @@ std::optional<TrueCause> LossOracle::cause(uint32_t flow, int64_t seq) const {
     case kDelivered:
       return TrueCause::kRouteChange;  // declared lost, then delivered: reordered
     default:
+      // DSR drops from its send and maintenance buffers without a trace: a
+      // packet declared lost that no traced site dropped was lost there.
+      if (silent_losses_in_routing_) return TrueCause::kRouteChange;
       return std::nullopt;
   }
 }

@@ -9,10 +9,15 @@
 //     more than half its capacity (contention on a loaded path) ──► congestion
 //   dropped by the MAC after its last retry, the next hop within
 //     radio range, the path's queues at most half full ───────────► channel error
+//   dropped by the per-packet channel error after the MAC ─────────► channel error
 //   dropped by the MAC after its last retry, the next hop beyond
 //     radio range (a broken link) ────────────────────────────────► route change
 //   dropped by IP (no route, AODV's route-request buffer, TTL), by
 //     ARP (neighbour unreachable) or by DSR ──────────────────────► route change
+//   flushed from a queue after a MAC failure to its next hop
+//     (link_failure_flush) ───────────────────────────────────────► route change
+//   under DSR, declared lost but dropped at no traced site (DSR's
+//     send and maintenance buffers drop without a trace) ─────────► route change
 //   declared lost by the receiver but delivered later (reordered
 //     across paths) ──────────────────────────────────────────────► route change
 //
@@ -47,6 +52,15 @@ class LossOracle {
 
   void on_sent(uint32_t flow, int64_t seq);
   void on_delivered(uint32_t flow, int64_t seq);
+  // A packet the link-failure flush removed at `node`.
+  void on_flushed(uint32_t node, ns3::Ptr<const ns3::Packet> p);
+  // A packet the per-packet channel error dropped at `node` (its receiver).
+  void on_channel_error(uint32_t node, ns3::Ptr<const ns3::Packet> p);
+
+  // How often a delivered packet of the flow took another path (the nodes
+  // that queued it) than the one delivered before it: the route changes the
+  // flow saw.
+  int64_t path_changes(uint32_t flow) const;
 
   // The cause of a packet's loss; nullopt if it was neither dropped nor
   // delivered late (e.g. still queued when the run ended).
@@ -58,8 +72,10 @@ class LossOracle {
  private:
   enum Status : uint8_t { kUnknown = 0, kDelivered = 1, kDropped = 2 };
   struct FlowRecord {
-    std::vector<uint8_t> status;     // by sequence number
-    std::vector<TrueCause> dropped;  // by sequence number, where status == kDropped
+    std::vector<uint8_t> status;      // by sequence number
+    std::vector<TrueCause> dropped;   // by sequence number, where status == kDropped
+    std::vector<uint32_t> last_path;  // of the last packet delivered
+    int64_t path_changes = 0;
   };
   struct Hook {  // what a trace callback is bound to
     LossOracle* oracle;
@@ -72,11 +88,14 @@ class LossOracle {
   void hook_node(uint32_t node);
   void hook_wifi(const std::vector<ns3::Ptr<ns3::NetDevice>>& devices);
   void on_enqueue(uint32_t node, ns3::Ptr<const ns3::Packet> p);
-  void on_drop(uint32_t node, ns3::Ptr<const ns3::Packet> p, TrueCause cause);
+  // Where a drop happened: only a MAC loss on a loaded path is contention.
+  enum class Origin : uint8_t { kMac, kAboveMac };
+  void on_drop(uint32_t node, ns3::Ptr<const ns3::Packet> p, TrueCause cause, Origin origin = Origin::kAboveMac);
   bool path_congested(uint64_t k, uint32_t node) const;
   bool queue_above_half(uint32_t node) const;
 
   double rx_range_m_;
+  bool silent_losses_in_routing_;  // DSR: an untraced loss was in its buffers
   ns3::NodeContainer nodes_;
   std::vector<std::vector<ns3::Ptr<ns3::QueueDisc>>> queues_;  // interface queues per node
   std::vector<Hook> hooks_;                                    // one per node, never resized after the constructor

@@ -119,7 +119,8 @@ struct ForwardUpAccess : WifiNetDevice {
 }  // namespace
 
 int64_t install_channel_error(const ChannelErrorSpec& error, NetDeviceContainer& devices, double hit_dbm,
-                              int64_t stream, int64_t* dropped) {
+                              int64_t stream, ChannelErrorDrops* dropped) {
+  int64_t* counter = dropped != nullptr ? &dropped->count : nullptr;
   if (!error.on()) return stream;
   auto links = std::make_shared<Links>();
   for (uint32_t i = 0; i < devices.GetN(); ++i) {
@@ -137,7 +138,7 @@ int64_t install_channel_error(const ChannelErrorSpec& error, NetDeviceContainer&
       em->rate = error.rate;
       em->coin = CreateObject<UniformRandomVariable>();
       em->coin->SetStream(stream++);
-      em->dropped = dropped;
+      em->dropped = counter;
       DynamicCast<WifiNetDevice>(devices.Get(i))->GetPhy()->SetPostReceptionErrorModel(em);
     }
     return stream;
@@ -155,7 +156,10 @@ int64_t install_channel_error(const ChannelErrorSpec& error, NetDeviceContainer&
           [device, receiver, l, rate, coin, dropped](Ptr<const Packet> p, Mac48Address from, Mac48Address to) {
             auto sender = l->node_of.find(from);
             if (sender != l->node_of.end() && l->has(sender->second, receiver) && coin->GetValue() < rate) {
-              if (dropped != nullptr) ++*dropped;
+              if (dropped != nullptr) {
+                ++dropped->count;
+                for (const auto& observer : dropped->packet_observers) observer(receiver, p);
+              }
               return;
             }
             ((*device).*ForwardUpAccess::kForwardUp)(p, from, to);
@@ -168,7 +172,7 @@ int64_t install_channel_error(const ChannelErrorSpec& error, NetDeviceContainer&
   loss->rate = error.rate;
   loss->hit_dbm = hit_dbm;
   loss->coin = coin;
-  loss->dropped = dropped;
+  loss->dropped = counter;
   if (error.placement == "bursty") {
     loss->gilbert = std::make_shared<GilbertLinks>(error.rate, error.burst_s, stream);
     stream += 2;

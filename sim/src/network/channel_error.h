@@ -23,18 +23,30 @@
 
 #include <ns3/net-device-container.h>
 #include <ns3/node-container.h>
+#include <ns3/packet.h>
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include "spec/spec.h"
 
 namespace mantra::sim {
 
+// What the error took: the frames or packets, counted; and, with the packet
+// placement, each packet at the node whose error dropped it (the loss oracle
+// watches these: no ns-3 trace sees a packet the MAC received and never
+// handed up).
+struct ChannelErrorDrops {
+  int64_t count = 0;
+  std::vector<std::function<void(uint32_t node, ns3::Ptr<const ns3::Packet>)>> packet_observers;
+};
+
 // Installs `error` on `devices` (the Wi-Fi devices of one channel) with
 // random streams from `stream` on; returns the next free stream. A frame the
 // error hits on a listed link arrives at `hit_dbm`. `dropped` (if not null)
-// counts the frames or packets the error took.
+// takes what the error took.
 int64_t install_channel_error(const ChannelErrorSpec& error, ns3::NetDeviceContainer& devices, double hit_dbm,
-                              int64_t stream, int64_t* dropped);
+                              int64_t stream, ChannelErrorDrops* dropped);
 
 }  // namespace mantra::sim

@@ -26,23 +26,29 @@ void install_queue(ns3::NetDeviceContainer& devices, const QueueSpec& q, double 
   TrafficControlHelper tch;
   if (!q.red) {
     const auto limit = static_cast<uint32_t>(q.limit_or(default_limit));
-    tch.SetRootQueueDisc(fifo_type, "MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, limit)));
+    const uint16_t handle =
+        tch.SetRootQueueDisc(fifo_type, "MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, limit)));
+    tch.AddInternalQueues(handle, 1, "mantra::FlushableQueue", "MaxSize",
+                          QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, limit)));
     tch.Install(devices);
     return;
   }
   const RedNumbers n = red_numbers(q, link_bps);
-  tch.SetRootQueueDisc("ns3::RedQueueDisc",                                                                           //
-                       "MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, static_cast<uint32_t>(n.limit))),  //
-                       "MinTh", DoubleValue(n.min_th),                                                                //
-                       "MaxTh", DoubleValue(n.max_th),                                                                //
-                       "LInterm", DoubleValue(1.0 / q.max_p),                                                         //
-                       "QW", DoubleValue(q.w_q),                                                                      //
-                       "UseEcn", BooleanValue(q.ecn),                                                                 //
-                       "UseHardDrop", BooleanValue(q.hard_drop),                                                      //
-                       "Gentle", BooleanValue(q.gentle),                                                              //
-                       "MeanPktSize", UintegerValue(1000),                                                            //
-                       "LinkBandwidth", DataRateValue(DataRate(static_cast<uint64_t>(link_bps))),                     //
-                       "LinkDelay", TimeValue(Seconds(link_delay_s)));
+  const uint16_t handle = tch.SetRootQueueDisc(
+      "ns3::RedQueueDisc",                                                                           //
+      "MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, static_cast<uint32_t>(n.limit))),  //
+      "MinTh", DoubleValue(n.min_th),                                                                //
+      "MaxTh", DoubleValue(n.max_th),                                                                //
+      "LInterm", DoubleValue(1.0 / q.max_p),                                                         //
+      "QW", DoubleValue(q.w_q),                                                                      //
+      "UseEcn", BooleanValue(q.ecn),                                                                 //
+      "UseHardDrop", BooleanValue(q.hard_drop),                                                      //
+      "Gentle", BooleanValue(q.gentle),                                                              //
+      "MeanPktSize", UintegerValue(1000),                                                            //
+      "LinkBandwidth", DataRateValue(DataRate(static_cast<uint64_t>(link_bps))),                     //
+      "LinkDelay", TimeValue(Seconds(link_delay_s)));
+  tch.AddInternalQueues(handle, 1, "mantra::FlushableQueue", "MaxSize",
+                        QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, static_cast<uint32_t>(n.limit))));
   tch.Install(devices);
 }
 

@@ -9,7 +9,9 @@
 // gentle (true), hard_drop (true: where the average forces a drop, drop even
 // ECN-capable packets), MeanPktSize 1000 bytes (the paper's packets), and the
 // one-packet device queue under the disc (set by the topology builders), so
-// that RED sees the backlog.
+// that RED sees the backlog. Every disc keeps its packets in a
+// FlushableQueue (a drop-tail queue that can also drop from its middle, for
+// the link-failure flush); it queues and drops exactly as ns-3's drop-tail.
 #pragma once
 
 #include <ns3/net-device-container.h>

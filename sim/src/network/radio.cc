@@ -45,7 +45,8 @@ double preset_rx_power_dbm(double distance_m) {
 }
 
 ns3::NetDeviceContainer install_radio(const RadioSpec& radio, const ChannelErrorSpec& channel_error,
-                                      int64_t* channel_error_drops, ns3::NodeContainer& nodes, int64_t stream) {
+                                      ChannelErrorDrops* channel_error_drops, ns3::NodeContainer& nodes,
+                                      int64_t stream) {
   using namespace ns3;
   const double rx_threshold_dbm = preset_rx_power_dbm(radio.rx_range_m);
   const double cs_threshold_dbm = preset_rx_power_dbm(radio.cs_range_m);

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "network/channel_error.h"
 #include "spec/spec.h"
 
 namespace mantra::sim {
@@ -26,6 +27,7 @@ double preset_rx_power_dbm(double distance_m);
 // error of channel_error.h (its hits counted in `channel_error_drops`).
 // Random streams are assigned from `stream` on; returns the devices.
 ns3::NetDeviceContainer install_radio(const RadioSpec& radio, const ChannelErrorSpec& channel_error,
-                                      int64_t* channel_error_drops, ns3::NodeContainer& nodes, int64_t stream);
+                                      ChannelErrorDrops* channel_error_drops, ns3::NodeContainer& nodes,
+                                      int64_t stream);
 
 }  // namespace mantra::sim

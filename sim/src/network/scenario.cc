@@ -31,6 +31,7 @@ constexpr int64_t kWiredStreams = streams::kWired;
 constexpr int kRadioQueuePackets = 50;     // ns-2's interface queue
 constexpr int kWiredQueuePackets = 50;     // a wired link's drop-tail default
 constexpr int kAccessQueuePackets = 1000;  // a dumbbell's access links: never the bottleneck
+constexpr int kDsrAckTimeoutMs = 500;      // DSR's passive-acknowledgement timeout (below)
 
 // Positions (or random motion) for every node no script moves.
 void place_unscripted(const Spec& spec, NodeContainer& nodes) {
@@ -137,9 +138,12 @@ void count_queue_drops(NetDeviceContainer& devices, Scenario& s) {
     Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
     Ptr<QueueDisc> qd = tc->GetRootQueueDiscOnDevice(dev);
     const uint32_t node = dev->GetNode()->GetId();
+    // Overflows (and RED's drops) come before the enqueue; a drop after the
+    // dequeue is the link-failure flush, counted apart.
     qd->TraceConnectWithoutContext(
-        "Drop", MakeBoundCallback(
-                    +[](int64_t* counter, Ptr<const QueueDiscItem>) { ++*counter; }, &s.drops.ifq_per_node[node]));
+        "DropBeforeEnqueue",
+        MakeBoundCallback(
+            +[](int64_t* counter, Ptr<const QueueDiscItem>, const char*) { ++*counter; }, &s.drops.ifq_per_node[node]));
   }
 }
 
@@ -198,6 +202,7 @@ void equip_radio(const Spec& spec, NetDeviceContainer& devices, Scenario& s) {
                                         },
                                         &s.drops.mac_retry));
   }
+  if (spec.link_failure_flush) s.link_failure_flush.install(devices);
 }
 
 void build_wireless(const Spec& spec, Scenario& s) {
@@ -219,8 +224,14 @@ void build_wireless(const Spec& spec, Scenario& s) {
   } else {  // dsr
     // ns-3's DSR link acknowledgements are an oracle (the receiver cancels the
     // sender's timer directly) that resends copies after 100 ms of IFQ backlog;
-    // off, DSR falls back to passive acknowledgements (ns3-notes.md §3).
+    // off, DSR falls back to passive acknowledgements (ns3-notes.md §3). DSR
+    // finds a broken link by that timeout, not from the MAC: a packet that
+    // waits longer than it behind the 50-packet interface queue (about 6 ms a
+    // packet at 2 Mb/s with RTS/CTS, plus retries) would break a working link,
+    // so the timeout is 500 ms instead of ns-3's 100 ms; one try, then
+    // MaintenanceRetries (2) network-layer retransmissions as ns-3 sets them.
     Config::SetDefault("ns3::dsr::DsrRouting::LinkAcknowledgment", BooleanValue(false));
+    Config::SetDefault("ns3::dsr::DsrRouting::PassiveAckTimeout", TimeValue(MilliSeconds(kDsrAckTimeoutMs)));
     internet.Install(s.nodes);
     DsrHelper dsr;
     DsrMainHelper dsr_main;
@@ -277,7 +288,7 @@ void build_wired(const Spec& spec, Scenario& s) {
     const auto a = static_cast<uint32_t>(h);
     NetDeviceContainer link = add_link(s, a, a + 1, t.bandwidth_bps, t.delay_s, t.queue, a);
     if (t.loss > 0) {
-      for (uint32_t d = 0; d < 2; ++d) add_packet_loss(link.Get(d), t.loss, stream++, &s.drops.channel_error);
+      for (uint32_t d = 0; d < 2; ++d) add_packet_loss(link.Get(d), t.loss, stream++, &s.drops.channel_error.count);
     }
   }
   Ipv4GlobalRoutingHelper::PopulateRoutingTables();
@@ -361,7 +372,7 @@ void build_dumbbell(const Spec& spec, Scenario& s) {
     NetDeviceContainer last =
         add_link(s, 1, 2 + pairs + i, t.access_bandwidth_bps, t.access_delay_s, access, 2 + 2 * i);
     const double loss = spec.flows[i].access_loss;
-    if (loss > 0) add_packet_loss(last.Get(1), loss, kWiredStreams + i, &s.drops.channel_error);
+    if (loss > 0) add_packet_loss(last.Get(1), loss, kWiredStreams + i, &s.drops.channel_error.count);
   }
   if (t.radio_hops > 0) add_radio_segment(spec, s);
   Ipv4GlobalRoutingHelper::PopulateRoutingTables();

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "network/channel_error.h"
+#include "network/link_failure_flush.h"
 #include "spec/spec.h"
 
 namespace mantra::sim {
@@ -17,13 +19,14 @@ struct DropCounters {
   std::vector<int64_t> ifq_per_node;  // interface-queue (queue disc) overflows
   int64_t mac_retry = 0;              // frames dropped after the MAC's last retry
   int64_t no_route = 0;               // IP: no route, or dropped from AODV's buffer
-  int64_t channel_error = 0;          // frames or packets the channel error model took
+  ChannelErrorDrops channel_error;    // frames or packets the channel error model (or a wired loss) took
 };
 
 struct Scenario {
   ns3::NodeContainer nodes;
   std::vector<ns3::Ipv4Address> addresses;  // one per node, for flows
   DropCounters drops;
+  LinkFailureFlush link_failure_flush;  // installed when the spec asks (link_failure_flush)
 };
 
 // Builds everything into `scenario`; must be called once per simulation.

@@ -714,7 +714,7 @@ Spec parse_spec(const json& j) {
   s.source = j;
   check_keys(j, "",
              {"duration", "seed", "interval", "smoothness_window", "hop_sampling", "measure", "phases", "radio",
-              "routing", "channel_error", "topology", "mobility", "latp_agent", "flows"});
+              "routing", "link_failure_flush", "channel_error", "topology", "mobility", "latp_agent", "flows"});
   s.duration_s = duration(required(j, "", "duration"), "duration", kDuration);
   s.seed = static_cast<uint64_t>(integer(required(j, "", "seed"), "seed", kSeed));
   if (j.contains("interval")) s.interval_s = duration(j["interval"], "interval", kInterval);
@@ -765,6 +765,11 @@ Spec parse_spec(const json& j) {
     if (!wired && s.routing == "static" && s.topology.kind != TopologyKind::kChain) {
       throw SpecError("routing", "static routing on a radio needs a chain (each node forwards to its neighbour)");
     }
+  }
+  if (j.contains("link_failure_flush")) {
+    s.link_failure_flush = boolean(j["link_failure_flush"], "link_failure_flush");
+    if (s.link_failure_flush && s.routing != "aodv" && s.routing != "dsr")
+      throw SpecError("link_failure_flush", "needs a routing protocol that repairs routes (aodv or dsr)");
   }
   if (s.topology.wired_head && s.routing != "static") {
     throw SpecError("routing", "a chain with a wired head uses static routing (routing: static)");

@@ -180,8 +180,9 @@ struct Spec {
   bool latp_agent = true;            // LATP node agents on every node (when a flow is latp)
   mantra::Params latp_agent_params;  // core/src/latp/node_agent.h parameters
   RadioSpec radio;
-  std::string routing = "aodv";    // aodv | dsr | static (p2p)
-  ChannelErrorSpec channel_error;  // wireless
+  std::string routing = "aodv";     // aodv | dsr | static (p2p)
+  bool link_failure_flush = false;  // ns-2's AODV: a MAC failure drops what is queued for that neighbour
+  ChannelErrorSpec channel_error;   // wireless
   TopologySpec topology;
   MobilitySpec mobility;
   std::vector<FlowSpec> flows;

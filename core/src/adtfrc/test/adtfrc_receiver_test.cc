@@ -149,5 +149,21 @@ TEST(AdtfrcReceiverParams, DetectorAndWindowAreChecked) {
   EXPECT_EQ(AdtfrcReceiver::parse({{"windw", 5}}, c), "unknown parameter 'windw'");
 }
 
+TEST(AdtfrcReceiverParams, RankingIsAllSamplesByDefaultOrTheWindow) {
+  ReceiverConfig c;
+  EXPECT_EQ(AdtfrcReceiver::parse({}, c), "");
+  EXPECT_EQ(c.ranking, Ranking::kAllSamples);  // the paper's "all samples"
+  EXPECT_EQ(AdtfrcReceiver::parse({{"ranking", 1}, {"window_samples", 200}}, c), "");
+  EXPECT_EQ(c.ranking, Ranking::kWindow);
+  EXPECT_EQ(c.window_samples, 200u);
+  EXPECT_EQ(AdtfrcReceiver::parse({{"ranking", 0}}, c), "");
+  EXPECT_EQ(c.ranking, Ranking::kAllSamples);
+  for (double bad : {2.0, -1.0, 0.5}) {
+    EXPECT_EQ(AdtfrcReceiver::parse({{"ranking", bad}}, c),
+              "ranking must be 0 (all samples) or 1 (sliding window of window_samples)")
+        << bad;
+  }
+}
+
 }  // namespace
 }  // namespace mantra::adtfrc

@@ -34,13 +34,13 @@ int64_t LinkFailureFlush::flush(Ptr<NetDevice> device, Mac48Address next_hop) {
   Ptr<QueueDisc> disc = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr;
   for (size_t q = 0; disc && q < disc->GetNInternalQueues(); ++q) {
     auto queue = DynamicCast<FlushableQueue>(disc->GetInternalQueue(q));
-    if (!queue) continue;
+    if (!queue) continue;  // every disc of ours holds one (network/queues.cc)
     removed_now += queue->remove_if(
         [&](const QueueDiscItem& item) { return Mac48Address::ConvertFrom(item.GetAddress()) == next_hop; },
         [&](const QueueDiscItem& item) { removed(node, item.GetPacket()); });
   }
-  // The MAC queue: the frames to the broken neighbour share one container
-  // queue; a frame on the air (a new attempt already started) stays.
+  // The MAC queue: every frame to the broken neighbour but one already on
+  // the air (a new attempt started); that one fails or succeeds by itself.
   Ptr<WifiMacQueue> mac_queue = DynamicCast<WifiNetDevice>(device)->GetMac()->GetTxop()->GetWifiMacQueue();
   std::vector<Ptr<WifiMpdu>> doomed;
   for (Ptr<WifiMpdu> m = mac_queue->PeekFirstAvailable(0); m; m = mac_queue->PeekFirstAvailable(0, m)) {

@@ -2,7 +2,9 @@
 in-memory test link (core/test/test_link.h; 2 Gb/s, 1 ms, a 50-packet drop-tail queue, no
 random loss) for 20 simulated seconds, timed on the wall clock, for TFRC and for ADTFRC with
 each ranking of its receiver (`ranking` 0: all samples, the default; 1: the window of
-`window_samples`). A datagram is a data packet delivered to the receiver. Prints each rate and
+`window_samples`), and for ADTFRC with a passive receiver (it identifies every state but acts as
+TFRC's, so the flow sends as TFRC does: its wall time per datagram less TFRC's is the detection's
+cost). A datagram is a data packet delivered to the receiver. Prints each rate and
 the ratio ADTFRC / TFRC, all measured in one run of mantra_core_bench (core/bench/datagram_rate.cc).
 
 ADTFRC alone on a link overflows its queue (core/src/adtfrc/README.md, "Self-inflicted
@@ -48,7 +50,7 @@ def main() -> None:
                 "datagrams_per_s": datagrams / wall,
                 "dropped_at_queue": int(m["dropped"]),
             }
-    if set(rows) != {"tfrc", "adtfrc all-samples", "adtfrc window"}:
+    if set(rows) != {"tfrc", "adtfrc all-samples", "adtfrc window", "adtfrc passive"}:
         raise SystemExit(f"unexpected output of {args.bin}:\n{out}")
     tfrc = rows["tfrc"]["datagrams_per_s"]
     print(f"core datagram rate, one flow, 2 Gb/s, 1 ms, {args.seconds:g} s simulated:")
@@ -58,6 +60,9 @@ def main() -> None:
             f"{r['dropped_at_queue']} dropped at the queue)"
         )
         print(f"  {name}: {rate}" + (f", {r['datagrams_per_s'] / tfrc:.2f} x tfrc" if name != "tfrc" else ""))
+    passive = rows["adtfrc passive"]
+    detection_ns = (passive["wall_s"] / passive["datagrams"] - 1 / tfrc) * 1e9
+    print(f"  detection per datagram (passive adtfrc against tfrc): {detection_ns:.0f} ns")
     if args.json:
         Path(args.json).write_text(json.dumps({"seconds": args.seconds, **rows}, indent=2))
 

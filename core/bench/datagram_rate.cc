@@ -4,7 +4,10 @@
 // simulated time and timed on the wall clock. A datagram is a data packet
 // delivered to the receiver (its feedback, about one per RTT, is not
 // counted). Prints one line per protocol, ADTFRC with each ranking of its
-// receiver (the parameter `ranking`), and the ratio of each to TFRC.
+// receiver (the parameter `ranking`), and the ratio of each to TFRC; then
+// ADTFRC with a passive receiver (it identifies every state but acts as
+// TFRC's, so the flow sends as TFRC does): its time over TFRC's is the cost
+// of the detection alone.
 // ADTFRC alone overflows the queue and does not back off (its README's
 // "self-inflicted congestion"): it sends about twice what it delivers, and
 // the lines give the queue's drops.
@@ -43,9 +46,10 @@ Result run(std::unique_ptr<Sender> sender, std::unique_ptr<Receiver> receiver, d
   return {link.counters(0).data_delivered, link.counters(0).queue_drops, wall.count()};
 }
 
-Result run_adtfrc(adtfrc::Ranking ranking, double seconds) {
+Result run_adtfrc(adtfrc::Ranking ranking, bool passive, double seconds) {
   adtfrc::ReceiverConfig config;
   config.ranking = ranking;
+  config.passive = passive;
   return run(std::make_unique<adtfrc::AdtfrcSender>(), std::make_unique<adtfrc::AdtfrcReceiver>(config), seconds);
 }
 
@@ -68,11 +72,17 @@ int main(int argc, char** argv) {
   const auto tfrc = mantra::run(std::make_unique<mantra::tfrc::TfrcSender>(),
                                 std::make_unique<mantra::tfrc::TfrcReceiver>(), seconds);
   mantra::print("tfrc", tfrc);
-  const auto all = mantra::run_adtfrc(Ranking::kAllSamples, seconds);
+  const auto all = mantra::run_adtfrc(Ranking::kAllSamples, false, seconds);
   mantra::print("adtfrc all-samples", all);
-  const auto window = mantra::run_adtfrc(Ranking::kWindow, seconds);
+  const auto window = mantra::run_adtfrc(Ranking::kWindow, false, seconds);
   mantra::print("adtfrc window", window);
+  const auto passive = mantra::run_adtfrc(Ranking::kAllSamples, true, seconds);
+  mantra::print("adtfrc passive", passive);
   std::printf("ratio adtfrc all-samples / tfrc %.3f\n", all.per_second() / tfrc.per_second());
   std::printf("ratio adtfrc window / tfrc %.3f\n", window.per_second() / tfrc.per_second());
+  std::printf(
+      "detection per packet (passive adtfrc - tfrc) %.0f ns\n",
+      (passive.wall_s / static_cast<double>(passive.datagrams) - tfrc.wall_s / static_cast<double>(tfrc.datagrams)) *
+          1e9);
   return 0;
 }

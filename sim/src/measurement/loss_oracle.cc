@@ -132,8 +132,10 @@ void LossOracle::on_delivered(uint32_t flow, int64_t seq) {
 void LossOracle::on_enqueue(uint32_t node, Ptr<const Packet> p) {
   MeasurementTag tag;
   if (!tagged(p, tag)) return;
+  // A node that sends the packet again (DSR's retransmissions from its
+  // maintenance buffer) queues it again: still one node of its path.
   std::vector<uint32_t>& path = paths_[key(tag.flow, tag.seq)];
-  if (path.empty() || path.back() != node) path.push_back(node);  // the flush puts kept packets back
+  if (path.empty() || path.back() != node) path.push_back(node);
 }
 
 void LossOracle::on_flushed(uint32_t node, Ptr<const Packet> p) { on_drop(node, p, TrueCause::kRouteChange); }

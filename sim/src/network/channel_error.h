@@ -23,12 +23,11 @@
 
 #include <ns3/net-device-container.h>
 #include <ns3/node-container.h>
-#include <ns3/packet.h>
 
 #include <cstdint>
-#include <functional>
 #include <vector>
 
+#include "network/drop_observer.h"
 #include "spec/spec.h"
 
 namespace mantra::sim {
@@ -39,7 +38,7 @@ namespace mantra::sim {
 // handed up).
 struct ChannelErrorDrops {
   int64_t count = 0;
-  std::vector<std::function<void(uint32_t node, ns3::Ptr<const ns3::Packet>)>> packet_observers;
+  std::vector<DropObserver> packet_observers;
 };
 
 // Installs `error` on `devices` (the Wi-Fi devices of one channel) with

@@ -1,5 +1,6 @@
 #include "network/link_failure_flush.h"
 
+#include <ns3/abort.h>
 #include <ns3/queue-disc.h>
 #include <ns3/simulator.h>
 #include <ns3/traffic-control-layer.h>
@@ -34,7 +35,7 @@ int64_t LinkFailureFlush::flush(Ptr<NetDevice> device, Mac48Address next_hop) {
   Ptr<QueueDisc> disc = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr;
   for (size_t q = 0; disc && q < disc->GetNInternalQueues(); ++q) {
     auto queue = DynamicCast<FlushableQueue>(disc->GetInternalQueue(q));
-    if (!queue) continue;  // every disc of ours holds one (network/queues.cc)
+    NS_ABORT_MSG_UNLESS(queue, "a queue disc without a FlushableQueue (network/queues.cc installs one in each)");
     removed_now += queue->remove_if(
         [&](const QueueDiscItem& item) { return Mac48Address::ConvertFrom(item.GetAddress()) == next_hop; },
         [&](const QueueDiscItem& item) { removed(node, item.GetPacket()); });

@@ -23,28 +23,27 @@
 #include <ns3/packet.h>
 
 #include <cstdint>
-#include <functional>
 #include <vector>
+
+#include "network/drop_observer.h"
 
 namespace mantra::sim {
 
 class LinkFailureFlush {
  public:
-  using Observer = std::function<void(uint32_t node, ns3::Ptr<const ns3::Packet>)>;
-
   // Watches the MACs of `devices` (Wi-Fi devices with their queue discs installed).
   void install(const ns3::NetDeviceContainer& devices);
 
   // Removes what `device` holds for `next_hop`; returns the packets removed.
   int64_t flush(ns3::Ptr<ns3::NetDevice> device, ns3::Mac48Address next_hop);
 
-  void observe(Observer observer) { observers_.push_back(std::move(observer)); }
+  void observe(DropObserver observer) { observers_.push_back(std::move(observer)); }
   int64_t flushed() const { return flushed_; }
 
  private:
   void removed(uint32_t node, ns3::Ptr<const ns3::Packet> packet);
 
-  std::vector<Observer> observers_;
+  std::vector<DropObserver> observers_;
   int64_t flushed_ = 0;
 };
 

@@ -1,15 +1,18 @@
-"""The report: every plot kind and a claims table, rendered by headless Chromium; and the
-status and reproduce commands around it."""
+"""The report: every plot kind, pictures and a claims table, rendered by headless Chromium
+(every image loaded, every link of the page resolving); and the status and reproduce commands
+around it."""
 
 import copy
 import re
 import shutil
 import subprocess
+from html.parser import HTMLParser
 
 import pytest
 
 from conftest import ROOT, mantra
-from lab_helpers import WIRED, write_campaign
+from lab_helpers import WIRED, write_campaign  # lab_helpers registers the picture maker "test-frames"
+from mantra.lab.report import write_report
 
 CAMPAIGN = copy.deepcopy(WIRED)
 CAMPAIGN["plots"] = [
@@ -28,7 +31,9 @@ CAMPAIGN["plots"] = [
         "smooth_s": 2,
         "where": {"protocol": "tfrc"},
     },
+    {"kind": "pictures", "maker": "test-frames", "where": {"topology.loss": 0.01}, "metric": "throughput_kbps"},
 ]
+PLOTS, PICTURES = 9, 4  # the pictures: one per run at 1 % loss (2 protocols x 2 seeds)
 # A metric may be the ratio of two paths within each run.
 CAMPAIGN["metrics"] = {**CAMPAIGN["metrics"], "sent_per_delivered": "flows.0.sent_bytes / flows.0.delivered_bytes"}
 CAMPAIGN["claims"] = [
@@ -81,12 +86,34 @@ def report(tmp_path_factory):
     path = write_campaign(tmp / "c.yaml", CAMPAIGN)
     out = tmp / "results"
     mantra("run", str(path), "--out", str(out))
-    page = mantra("report", str(out)).stdout.strip()
-    return out, page
+    # In this process, where the picture maker is registered (`./mantra report` has none).
+    return out, write_report(out)
 
 
-def test_chromium_renders_plots_and_tables(report):
-    out, page = report
+class Page(HTMLParser):
+    """What the tests read of a rendered page: every element's id, the in-page links of the
+    contents (the <nav>) and of the rest, and the render check's attributes."""
+
+    def __init__(self, dom):
+        super().__init__()
+        self.ids, self.contents, self.links, self.check, self._in_nav = set(), [], [], None, False
+        self.feed(dom)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.ids |= {attrs["id"]} if "id" in attrs else set()
+        self.check = attrs if attrs.get("id") == "render-check" else self.check
+        self._in_nav = self._in_nav or tag == "nav"
+        href = attrs.get("href") or ""
+        if tag == "a" and href.startswith("#"):
+            (self.contents if self._in_nav else self.links).append(href[1:])
+
+    def handle_endtag(self, tag):
+        self._in_nav = self._in_nav and tag != "nav"
+
+
+def render(page):
+    """The page as headless Chromium leaves it once loaded (images drawn or failed)."""
     chromium = shutil.which("chromium")
     assert chromium, "Debian's chromium is missing: run 'make setup'"
     dom = subprocess.run(
@@ -95,18 +122,61 @@ def test_chromium_renders_plots_and_tables(report):
         text=True,
         timeout=120,
     ).stdout
-    check = re.search(
-        r'id="render-check" data-expected-plots="(\d+)" data-drawn-plots="(\d+)" data-tables="(\d+)"', dom
+    parsed = Page(dom)
+    assert parsed.check and "data-images-loaded" in parsed.check, "the page's render check did not run"
+    return dom, parsed
+
+
+def assert_every_image_loaded(page):
+    check = page.check
+    loaded, shown = map(int, check["data-images-loaded"].split("/"))
+    expected = int(check["data-expected-images"])
+    assert loaded == shown == expected, (
+        f"{loaded} of {shown} images loaded ({expected} expected); not loaded: {check['data-broken-images']}"
     )
-    assert check, "the page's render check did not run"
-    expected, drawn, tables = map(int, check.groups())
-    assert expected == drawn == 9
-    assert tables >= 1 + 9  # the claims table and one per plot
-    assert dom.count('class="pass"') + dom.count('class="fail"') + dom.count('class="inconclusive"') == 4
+
+
+def test_chromium_renders_plots_pictures_and_tables(report):
+    out, page = report
+    dom, parsed = render(page)
+    assert_every_image_loaded(parsed)
+    assert parsed.check["data-images-loaded"] == f"{PLOTS + PICTURES}/{PLOTS + PICTURES}"
+    assert int(parsed.check["data-tables"]) >= 1 + PLOTS  # the claims table and one per plot
+    assert sum(dom.count(f'<td class="{v}">') for v in ("pass", "fail", "inconclusive")) == 4
     assert "A flow sends at least the bytes it delivers." in dom
     assert "TFRC gets at least a tenth of TCP" in dom
     assert "./mantra run" in dom and str(out) in dom
-    assert len(list((out / "plots").glob("*.png"))) == 9
+    assert len(list((out / "plots").glob("*.png"))) == PLOTS
+    assert len(list((out / "pictures").glob("*.png"))) == PICTURES
+    # numbers with units and without powers of ten (base64 images aside)
+    text = re.sub(r'src="data:[^"]*"', "", dom)
+    assert " kb/s" in text and " ms" in text and not re.search(r"\de[+-]\d", text)
+
+
+def test_every_link_resolves_and_the_contents_reach_every_plot_and_claims_table(report):
+    _, page = report
+    _, parsed = render(page)
+    dangling = [target for target in parsed.links + parsed.contents if target not in parsed.ids]
+    assert not dangling, f"links to no element: {dangling}"
+    plots = {f"plot-wired-small-{i}" for i in range(1, PLOTS + 2)}
+    assert plots <= set(parsed.contents)
+    assert {"claims", "claims-wired-small", "campaign-wired-small", "failures"} <= set(parsed.contents)
+    # the claims on throughput_kbps link to the plots showing it: the sweep, ranked, scatter,
+    # bar and the pictures (the trend's TCP runs include some at 1 % loss)
+    assert {f"plot-wired-small-{i}" for i in (1, 4, 6, 7, 10)} <= set(parsed.links)
+
+
+def test_a_missing_picture_fails_the_image_check(report, tmp_path):
+    out, page = report
+    copy_dir = tmp_path / "copy"
+    shutil.copytree(out / "pictures", copy_dir / "pictures")
+    shutil.copy(page, copy_dir / "report.html")
+    missing = sorted((copy_dir / "pictures").glob("*.png"))[0]
+    missing.unlink()
+    _, parsed = render(copy_dir / "report.html")
+    message = rf"{PLOTS + PICTURES - 1} of {PLOTS + PICTURES} images loaded.*{missing.name}"
+    with pytest.raises(AssertionError, match=message):
+        assert_every_image_loaded(parsed)
 
 
 def test_status_counts_runs(report):

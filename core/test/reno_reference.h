@@ -28,6 +28,7 @@ class RenoSender : public Sender {
     return s;
   }
   Rate allowed_rate() const override;
+  int64_t data_header_bytes() const override { return 5; }  // type and sequence number
   double cwnd() const { return cwnd_; }
 
  private:

@@ -55,4 +55,15 @@ def run_spec(spec: dict[str, Any], sim: str | Path | None = None) -> dict[str, A
     if out["returncode"] != 0:  # finished, then ns-3 faulted in teardown: keep the result, say so
         print(out["stderr"].strip().splitlines()[-1], file=sys.stderr)
     result: dict[str, Any] = json.loads(out["result"])
-    return result
+    return with_video_quality(result)
+
+
+def with_video_quality(result: dict[str, Any]) -> dict[str, Any]:
+    """The result with the delivered video's quality added to each flow that carried video
+    (mantra.media.flow_video; the codecs are loaded only then)."""
+    flows = result.get("flows")
+    if not isinstance(flows, list) or not any(isinstance(f.get("media"), dict) for f in flows):
+        return result
+    from mantra.media.flow_video import add_video_quality
+
+    return add_video_quality(result)

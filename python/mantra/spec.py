@@ -200,11 +200,28 @@ def apply_override(spec: dict[str, Any], dotted: list[str], value: Any) -> None:
         raise InputError(f"--set {one_line('.'.join(dotted), 200)}: {one_line(str(e), 200)}") from None
 
 
+def has_video(spec: dict[str, Any]) -> bool:
+    """Whether a flow of the spec carries video (its `video` key, mantra.media.flow_video)."""
+    flows = spec.get("flows")
+    return isinstance(flows, list) and any(isinstance(f, dict) and "video" in f for f in flows)
+
+
+def with_media(spec: dict[str, Any]) -> dict[str, Any]:
+    """The spec as mantra-sim takes it: every flow's `video` encoded into its `media` block (a
+    copy; the codecs are loaded only when a flow carries video)."""
+    if not has_video(spec):
+        return spec
+    from mantra.media.flow_video import expand_video
+
+    return expand_video(spec)
+
+
 def build_spec(path: str | Path, overrides: list[str]) -> dict[str, Any]:
-    """The spec file with its overrides applied, its numbers checked (check_spec)."""
+    """The spec file with its overrides applied, its numbers checked (check_spec), its video
+    encoded (with_media)."""
     spec = load_spec(path)
     for text in overrides:
         dotted, value = parse_override(text)
         apply_override(spec, dotted, value)
     check_spec(spec)
-    return spec
+    return with_media(spec)

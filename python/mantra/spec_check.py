@@ -17,8 +17,10 @@ from typing import Any
 
 from mantra.errors import SpecKeyError
 
-MAX_DEPTH = 32  # as sim/src/spec/spec.h kMaxSpecDepth; a valid spec nests 4 deep
-MAX_VALUES = 100_000  # values in the spec once YAML aliases are expanded
+MAX_DEPTH = 32  # as sim/src/spec/spec.h kMaxSpecDepth; a valid spec nests 4 deep (7 with a media trace)
+# Values in the spec once YAML aliases are expanded: a media trace of 53 minutes at 25 frames/s
+# in 5 rungs (5 values a frame), far below the 10^10 of a ten-line alias bomb.
+MAX_VALUES = 2_000_000
 MAX_BYTES = 16 * 1024 * 1024  # as kMaxSpecBytes
 MAX_FLOWS = 1000
 MAX_NODES = 2000
@@ -61,6 +63,8 @@ QUEUE_THRESHOLD = Range(0, 1e5, "(0 .. 100000 packets)")
 MAX_P = Range(0, 1, "(above 0 .. 1)", lo_open=True)
 FLOW_COUNT = Range(1, 1000, "(1 .. 1000)")
 CORE_PARAM = Range(-1e9, 1e9, "(-1e9 .. 1e9; the protocol checks its own range)")
+MEDIA_FPS = Range(0, 1000, "(above 0 .. 1000 frames/s)", lo_open=True)
+MEDIA_PLAYOUT_DELAY = Range(0, 1e6, "(above 0 .. 1000000 s)", lo_open=True)
 
 DURATION_UNITS = {"": 1, "us": 1e-6, "ms": 1e-3, "s": 1, "min": 60}
 RATE_UNITS = {"": 1, "bps": 1, "kbps": 1e3, "Kbps": 1e3, "Mbps": 1e6, "Gbps": 1e9}
@@ -121,6 +125,10 @@ RANGES: dict[str, tuple[str, Range]] = {
     "flows.*.probe_interval": ("duration", TCP_TIMER),
     "flows.*.min_rto": ("duration", TCP_TIMER),
     "flows.*.clock_granularity": ("duration", CLOCK_GRANULARITY),
+    "flows.*.media.fps": ("number", MEDIA_FPS),
+    "flows.*.media.playout_delay": ("duration", MEDIA_PLAYOUT_DELAY),
+    "flows.*.media.start": ("duration", TIME),
+    "flows.*.media.representations.*.rate_bps": ("rate", RATE),
     "flows.*.params.*": ("param", CORE_PARAM),
     "flows.*.receiver_params.*": ("param", CORE_PARAM),
     "latp_agent.*": ("agent", CORE_PARAM),
@@ -222,6 +230,16 @@ def _quantity(v: Any, key: str, units: dict[str, float], kind: str, example: str
     raise _fail(key, f"'{shown(v)}' is not a {kind} ({example})")
 
 
+def rate_bps(v: Any, key: str) -> float:
+    """A rate as a spec writes it (180kbps, 2Mbps, or bits per second), in bits per second."""
+    return _quantity(v, key, RATE_UNITS, "rate", "e.g. 180kbps, 2Mbps", RATE)
+
+
+def duration_s(v: Any, key: str, r: Range = TIME) -> float:
+    """A duration as a spec writes it (200ms, 1.5s, or seconds), in seconds."""
+    return _quantity(v, key, DURATION_UNITS, "duration", "e.g. 200ms, 1.5s, 3", r)
+
+
 def _check_value(kind: str, v: Any, key: str, r: Range) -> None:
     if kind == "duration":
         _quantity(v, key, DURATION_UNITS, "duration", "e.g. 200ms, 1.5s, 3", r)
@@ -307,9 +325,20 @@ def _dotted(parts: list[str]) -> str:
     return out
 
 
+# A media trace's frame lists (up to millions of values) are checked by mantra-sim alone
+# (sim/src/spec/media_spec.cc: their sizes, layers, times and order, key by key); the range
+# pass does not walk them, so a long trace costs the shape pass only.
+_MEDIA_LISTS = (["media", "gop_starts"], ["media", "representations", "*", "frames"])
+
+
+def _media_list(parts: list[str]) -> bool:
+    return parts[:1] == ["flows"] and any(_pattern_matches(m, parts[2:]) for m in _MEDIA_LISTS)
+
+
 def _leaves(spec: dict[str, Any]) -> list[tuple[list[str], Any]]:
-    """(path parts, value) of every scalar, in document order, list indices as digits.
-    Only runs after the shape check, so the depth is bounded."""
+    """(path parts, value) of every scalar, in document order, list indices as digits; a
+    media trace's frame lists are left whole. Only runs after the shape check, so the depth
+    is bounded."""
     stack: list[tuple[list[str], Any]] = [([], spec)]
     out = []
     while stack:
@@ -317,7 +346,9 @@ def _leaves(spec: dict[str, Any]) -> list[tuple[list[str], Any]]:
         if isinstance(value, dict):
             for k in reversed(list(value)):
                 stack.append((parts + [k], value[k]))
-        elif isinstance(value, list) and parts[:1] in (["flows"], ["topology"], ["mobility"]):
+        elif (
+            isinstance(value, list) and parts[:1] in (["flows"], ["topology"], ["mobility"]) and not _media_list(parts)
+        ):
             for i in reversed(range(len(value))):
                 stack.append((parts + [str(i)], value[i]))
         else:

@@ -15,6 +15,7 @@
 #include "measurement/flow_groups.h"
 #include "measurement/flow_metrics.h"
 #include "measurement/loss_oracle.h"
+#include "media/media_log.h"
 #include "network/random_pairs.h"
 #include "network/scenario.h"
 #include "tcp/elfn_notices.h"
@@ -25,6 +26,7 @@ namespace {
 struct FlowRuntime {
   std::unique_ptr<FlowMetrics> metrics;
   std::unique_ptr<SegmentClock> clock;
+  std::unique_ptr<MediaLog> media;
   ns3::Ptr<FlowApp> sender, receiver;
   bool elastic = true;
 };
@@ -38,8 +40,9 @@ FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint32
   if (sender_kind.tcp()) rt.clock = std::make_unique<SegmentClock>();
   const FlowKind& receiver_kind = f.receiver.empty() ? sender_kind : *find_flow_kind(f.receiver);
   rt.elastic = sender_kind.elastic;
-  const FlowContext context{f,   index, flow_port(index), s.addresses[f.dst], rt.metrics.get(), &oracle, rt.clock.get(),
-                            elfn};
+  if (f.media) rt.media = std::make_unique<MediaLog>(*f.media, !sender_kind.tcp());
+  const FlowContext context{
+      f, index, flow_port(index), s.addresses[f.dst], rt.metrics.get(), &oracle, rt.clock.get(), elfn, rt.media.get()};
   rt.sender = make_sender_app(sender_kind, context);
   rt.receiver = make_receiver_app(receiver_kind, context);
   s.nodes.Get(f.src)->AddApplication(rt.sender);

@@ -202,6 +202,157 @@ TEST(Spec, AMillionLevelsDeepIsRefusedWithoutRecursing) {
   EXPECT_EQ(error_of_text(deep), "the spec nests deeper than 32 levels");
 }
 
+// A flow's video (docs/run-spec.md, "media"): two rungs of 6 frames at 12
+// frames/s, two GOPs of 3, the second frame of each an enhancement frame.
+json media() {
+  json frames = json::array();
+  for (int d = 0; d < 6; ++d) frames.push_back({d % 3 == 0 ? 3000 : 800, d % 3 == 1 ? 1 : 0, d / 12.0, d / 12.0});
+  json doubled = frames;
+  for (auto& f : doubled) f[0] = f[0].get<int>() * 2;
+  return {{"mode", "ladder"},
+          {"fps", 12},
+          {"playout_delay", "500ms"},
+          {"gop_starts", {0, 3}},
+          {"representations",
+           {{{"rate_bps", 200000}, {"frames", frames}}, {{"rate_bps", "400kbps"}, {"frames", doubled}}}}};
+}
+
+json with_media(const std::function<void(json&)>& edit = {}) {
+  json j = base();
+  j["flows"][0]["start"] = 2;
+  j["flows"][0]["media"] = media();
+  if (edit) edit(j["flows"][0]["media"]);
+  return j;
+}
+
+TEST(SpecMedia, ParsesTheTraceAndLetsTheAppOfferThePackets) {
+  const Spec s = parse_spec(with_media());
+  ASSERT_TRUE(s.flows[0].media);
+  const MediaSpec& m = *s.flows[0].media;
+  EXPECT_EQ(m.mode, MediaMode::kLadder);
+  EXPECT_DOUBLE_EQ(m.fps, 12);
+  EXPECT_DOUBLE_EQ(m.playout_delay_s, 0.5);
+  EXPECT_DOUBLE_EQ(m.start_s, 2);  // the flow's start by default
+  EXPECT_EQ(m.frames_per_loop(), 6);
+  EXPECT_EQ(m.representations[1].rate_bps, 400000);
+  EXPECT_EQ(m.representations[1].frames[0].bytes, 6000);
+  EXPECT_EQ(m.representations[0].frames[1].layer, 1);
+  EXPECT_EQ(s.flows[0].sender_params().at("source_offered"), 1);
+  EXPECT_EQ(parse_spec(base()).flows[0].sender_params().count("source_offered"), 0u);
+  // Every transport carries it: TCP kinds and their sinks, cbr at its rate.
+  for (const char* kind : {"newreno", "reno", "freeze-probing", "vegas", "latp", "tfwmfc", "tfrc-loss", "adtfrc"}) {
+    json j = with_media();
+    j["flows"][0]["protocol"] = kind;
+    EXPECT_EQ(error_of(j), "") << kind;
+  }
+  json j = with_media([](json& m) {
+    m["mode"] = "layered";
+    m["start"] = 30;
+  });
+  j["flows"][0]["protocol"] = "newreno";
+  j["flows"][0]["receiver"] = "rsc-var";
+  EXPECT_EQ(parse_spec(j).flows[0].media->start_s, 30);
+  j = with_media();
+  j["flows"][0]["protocol"] = "cbr";
+  j["flows"][0]["rate"] = "300kbps";
+  EXPECT_EQ(error_of(j), "");
+}
+
+TEST(SpecMedia, EachBadTraceNamesItsKey) {
+  struct Case {
+    std::function<void(json&)> edit;
+    std::string expected;
+  };
+  const std::string m = "flows[0].media";
+  const std::string r0 = m + ".representations[0]";
+  const std::string r1 = m + ".representations[1]";
+  const Case cases[] = {
+      {[](json& v) { v["codec"] = "h264"; }, m + ".codec: unknown key"},
+      {[](json& v) { v.erase("fps"); }, m + ".fps: missing required field"},
+      {[](json& v) { v["mode"] = "svc"; }, m + ".mode: unknown mode 'svc' (known: ladder, layered)"},
+      {[](json& v) { v["fps"] = 0; }, m + ".fps: 0 is out of range (above 0 .. 1000 frames/s)"},
+      {[](json& v) { v["fps"] = -25; }, m + ".fps: -25 is out of range (above 0 .. 1000 frames/s)"},
+      {[](json& v) { v["fps"] = "25"; }, m + ".fps: must be a number (above 0 .. 1000 frames/s)"},
+      {[](json& v) { v["playout_delay"] = 0; }, m + ".playout_delay: 0 is out of range (above 0 .. 1000000 s)"},
+      {[](json& v) { v["start"] = 1; }, m + ".start: must not be before the flow's start (2 s)"},
+      {[](json& v) { v["start"] = 100; }, m + ".start: must be before the flow's stop (100 s)"},
+      {[](json& v) { v["representations"] = json::array(); },
+       m + ".representations: must list at least one representation {rate_bps, frames}"},
+      {[](json& v) { v["representations"][1]["rate_bps"] = 200000; },
+       r1 + ".rate_bps: 200000 bps is not above representations[0]'s 200000 bps (rungs in ascending rate)"},
+      {[](json& v) { v["representations"][0]["rate_bps"] = -5; },
+       r0 + ".rate_bps: -5 is out of range (1 bps .. 10 Gbps)"},
+      {[](json& v) { v["representations"][0]["fps"] = 25; }, r0 + ".fps: unknown key"},
+      {[](json& v) { v["representations"][1].erase("frames"); }, r1 + ".frames: missing required field"},
+      {[](json& v) { v["representations"][1]["frames"].erase(5); },
+       r1 + ".frames: lists 5 frames, representations[0] 6 (every rung has the same frames)"},
+      {[](json& v) { v["representations"][0]["frames"][4][0] = -800; },
+       r0 + ".frames[4]: -800 is out of range (frame bytes 1 .. 10000000)"},
+      {[](json& v) { v["representations"][0]["frames"][4][0] = 0; },
+       r0 + ".frames[4]: 0 is out of range (frame bytes 1 .. 10000000)"},
+      {[](json& v) { v["representations"][0]["frames"][4][0] = 800.5; },
+       r0 + ".frames[4]: 800.5 is not an integer (frame bytes 1 .. 10000000)"},
+      {[](json& v) { v["representations"][0]["frames"][4][1] = 2; },
+       r0 + ".frames[4]: 2 is out of range (layer 0 base or 1 enhancement)"},
+      {[](json& v) { v["representations"][0]["frames"][4][2] = -0.5; },
+       r0 + ".frames[4]: -0.5 is out of range (capture_s 0 .. 1000000 s)"},
+      {[](json& v) { v["representations"][0]["frames"][4][3] = -1; },
+       r0 + ".frames[4]: -1 is out of range (due_s 0 .. 1000000 s)"},
+      {[](json& v) {
+         v["representations"][0]["frames"][4] = {800, 0, 0.3};
+       },
+       r0 + ".frames[4]: must be [bytes, layer, capture_s, due_s]"},
+      {[](json& v) { v["representations"][0]["frames"][4][2] = 0.1; },
+       r0 + ".frames[4]: capture_s 0.1 s is before the previous frame's 0.25 s (decode order: captures never go back)"},
+      {[](json& v) { v["representations"][1]["frames"][5][2] = 0.5; },
+       r1 + ".frames[5]: capture_s 0.5 s differs from representations[0]'s 0.4166666666666667 s (one video: the "
+            "same captures at every rung)"},
+      {[](json& v) {
+         v["gop_starts"] = {1, 3};
+       },
+       m + ".gop_starts[0]: must be 0 (the first frame opens the first GOP)"},
+      {[](json& v) {
+         v["gop_starts"] = {0, 3, 3};
+       },
+       m + ".gop_starts[2]: 3 is not above the previous GOP's start 3 (GOPs in decode order)"},
+      {[](json& v) {
+         v["gop_starts"] = {0, 6};
+       },
+       m + ".gop_starts[1]: 6 is out of range (0 .. 5, the frames of a loop)"},
+      {[](json& v) { v["gop_starts"] = json::array(); }, m + ".gop_starts: must list each GOP's first frame, from 0"},
+      {[](json& v) {
+         v["mode"] = "layered";
+         v["representations"][1]["frames"][3][1] = 1;
+         v["representations"][1]["frames"][5][1] = 1;
+       },
+       m + ".gop_starts[1]: the GOP of frames 3 .. 5 has no base-layer (layer 0) frame at representations[1] "
+           "(layered mode always sends a GOP's base)"},
+  };
+  for (const auto& c : cases) {
+    const std::string e = error_of(with_media(c.edit));
+    EXPECT_EQ(e, c.expected);
+  }
+  // Layered mode counts layers; a ladder sends every frame of its rung, whatever its layer.
+  EXPECT_EQ(error_of(with_media([](json& v) {
+              v["representations"][1]["frames"][3][1] = 1;
+              v["representations"][1]["frames"][5][1] = 1;
+            })),
+            "");
+  json j = with_media();
+  j["flows"][0]["params"] = {{"source_offered", 1}};
+  EXPECT_EQ(error_of(j), "flows[0].params.source_offered: set by the flow's key 'media', not in params");
+  j = with_media();
+  j["flows"][0]["params"] = {{"source_rate_bps", 8000}};
+  EXPECT_EQ(error_of(j), "flows[0].params: source_offered takes no source_rate_bps: the application sets the pace");
+  j = with_media();
+  j["flows"][0]["media"] = "video.json";
+  EXPECT_EQ(error_of(j), "flows[0].media: must be an object");
+  // The frames the flows capture are bounded: each is a record and a line of the result.
+  j = with_media([](json& v) { v["fps"] = 1000; });
+  j["duration"] = 20000;
+  EXPECT_EQ(error_of(j), "flows[0].media: gives about 19998006 frames over the flows' active times, at most 10000000");
+}
+
 TEST(Spec, LongListsAndStringsAreCutShort) {
   json j = base();
   j["flows"] = json::array();

@@ -37,6 +37,18 @@ struct Datagram {
   // Sequence number of a data datagram, so a driver can follow a packet for
   // ground truth (the loss oracle) without parsing the bytes; -1: none.
   int64_t seq = -1;
+  // The application's id of the data it carries (AppPacket::app_id), so a
+  // driver can follow media packets without parsing the bytes; -1: none.
+  int64_t app_id = -1;
+};
+
+// A packet an application offers to a sender (Sender::offer): its size as a
+// data datagram (the protocol's header included), when it must arrive, and
+// the application's own id for it, which rides to the Datagram untouched.
+struct AppPacket {
+  int64_t bytes = 0;
+  std::optional<Time> deadline;  // when it must arrive; none: never too late
+  int64_t app_id = -1;           // the application's id; -1: none
 };
 
 // A receiver's verdict on why one of its data packets was lost, as a
@@ -89,6 +101,15 @@ class Sender : public Endpoint {
  public:
   // The rate the sender is currently allowed to send at.
   virtual Rate allowed_rate() const = 0;
+  // The bytes of each data datagram that are the protocol's own (its
+  // header), not the application's: an application that offers packets of
+  // at most packet_size bytes fits packet_size - data_header_bytes() of its
+  // data in each.
+  virtual int64_t data_header_bytes() const = 0;
+  // The application offers a packet; false (and nothing queued) for a sender
+  // without an offered application source (a greedy or constant source makes
+  // its own data).
+  virtual bool offer(const AppPacket& /*packet*/) { return false; }
 };
 
 // The media sink side: receives data, sends feedback.

@@ -25,7 +25,9 @@ std::string CbrLaw::parse(const Params& params, CbrConfig& out) {
   out = {};  // every parameter not given takes its default
   ParamReader r(params);
   SendingConfig::parse(r, kHeaderBytes, out.sending);
-  r.require(out.sending.source.kind == SourceKind::kGreedy, "cbr sends at its rate: it takes no source_rate_bps");
+  // At its rate: its own packets, or an application's offered ones (a media
+  // trace over a fixed-rate pipe), never a second rate.
+  r.require(out.sending.source.kind != SourceKind::kConstant, "cbr sends at its rate: it takes no source_rate_bps");
   r.require(r.has("rate_bps"), "cbr needs a rate");
   out.rate = Rate::bps(static_cast<int64_t>(r.get("rate_bps", 0)));
   r.require(out.rate > Rate::zero(), "cbr rate must be positive");

@@ -3,7 +3,9 @@
 // The sender is the rate sender with a fixed-rate law: one packet of
 // `packet_size` bytes every packet_size/rate, no feedback, no no-feedback
 // timer, no reaction to loss, each packet with the ECN codepoint asked for
-// (none by default). The sink only counts, ECN marks included.
+// (none by default). With an offered source (`source_offered`, a media
+// trace) it sends the application's packets, each paced by its own size at
+// the rate. The sink only counts, ECN marks included.
 //
 // Data packet, 16 bytes + zero filler up to the packet size:
 //   +---------------+---------------+-------------------------------+

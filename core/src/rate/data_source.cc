@@ -8,10 +8,15 @@ DataSource::DataSource(SourceConfig config, int64_t nominal_bytes) : config_(con
 
 void DataSource::parse(ParamReader& r, SourceConfig& out) {
   const double rate_bps = r.get("source_rate_bps", 0);
+  const double offered = r.get("source_offered", 0);
   const double buffer = r.get("source_buffer_packets", static_cast<double>(out.buffer_packets));
   r.require(rate_bps >= 0 && rate_bps <= 1e12, "source_rate_bps must be between 0 (greedy) and 1e12");
+  r.require(offered == 0 || offered == 1, "source_offered must be 0 (the sender's own source) or 1 (offered)");
+  r.require(offered == 0 || rate_bps == 0, "source_offered takes no source_rate_bps: the application sets the pace");
   r.require(buffer >= 1 && buffer <= 1e6, "source_buffer_packets must be between 1 and 1000000");
-  if (rate_bps > 0) {
+  if (offered == 1) {
+    out.kind = SourceKind::kOffered;
+  } else if (rate_bps > 0) {
     out.kind = SourceKind::kConstant;
     out.rate = Rate::bps(static_cast<int64_t>(rate_bps));
   }
@@ -27,7 +32,7 @@ int64_t DataSource::generated_by(Time now) const {
   return 1 + static_cast<int64_t>((now - start_).secs() / interval_s() + 1e-9);
 }
 
-bool DataSource::offer(SourcePacket packet) {
+bool DataSource::offer(const AppPacket& packet) {
   if (config_.kind != SourceKind::kOffered) return false;
   queue_.push_back(packet);
   return true;
@@ -60,7 +65,7 @@ bool DataSource::has_packet(Time now) const {
   return false;
 }
 
-std::optional<SourcePacket> DataSource::head(Time now, Duration one_way_delay) {
+std::optional<AppPacket> DataSource::head(Time now, Duration one_way_delay) {
   drop_over_bound(now);
   if (config_.kind == SourceKind::kOffered) {
     while (!queue_.empty() && queue_.front().deadline && now + one_way_delay > *queue_.front().deadline) {
@@ -71,7 +76,7 @@ std::optional<SourcePacket> DataSource::head(Time now, Duration one_way_delay) {
     return queue_.front();
   }
   if (!has_packet(now)) return std::nullopt;
-  return SourcePacket{nominal_bytes_, std::nullopt};
+  return AppPacket{nominal_bytes_, std::nullopt, -1};
 }
 
 void DataSource::pop() {

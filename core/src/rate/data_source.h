@@ -6,12 +6,14 @@
 //             senders, and the default);
 //   constant  `source_rate_bps`: packet k of the nominal size exists from
 //             start + k*s/rate on;
-//   offered   the application calls offer(now, bytes, deadline) (video).
+//   offered   `source_offered` 1: the application offers each packet, with
+//             its size, deadline and id (Sender::offer; a media trace).
 // Packets wait in one FIFO. Beyond `source_buffer_packets` the oldest are
 // dropped (a live source keeps the freshest data); a packet that can no
 // longer arrive by its deadline (now + one-way delay > deadline, the one-way
-// delay taken as half the sender's RTT, zero before a sample) is dropped
-// when it reaches the head instead of being sent.
+// delay taken as half the sender's RTT, zero before a sample and after a
+// whole RTT without sending: rate_sender.cc) is dropped when it reaches the
+// head instead of being sent.
 //
 //   offer / generation ──► [FIFO ≤ bound] ──head, on time──► sent
 //                              │ over the bound        │ too late
@@ -23,6 +25,7 @@
 #include <deque>
 #include <optional>
 
+#include "mantra/endpoint.h"
 #include "mantra/params.h"
 #include "mantra/units.h"
 
@@ -36,27 +39,22 @@ struct SourceConfig {
   int64_t buffer_packets = 100;  // packets kept while the sender is rate-limited
 };
 
-// A packet the application has for the sender.
-struct SourcePacket {
-  int64_t bytes = 0;
-  std::optional<Time> deadline;  // when it must arrive; none: never too late
-};
-
 class DataSource {
  public:
   DataSource(SourceConfig config, int64_t nominal_bytes);
 
-  // Reads `source_rate_bps` (0: greedy) and `source_buffer_packets`.
+  // Reads `source_rate_bps` (0: greedy), `source_offered` (1: the
+  // application offers its packets; not with a rate) and `source_buffer_packets`.
   static void parse(ParamReader& r, SourceConfig& out);
 
   void start(Time now) { start_ = now; }
   // The application offers a packet; false (and nothing queued) unless this
   // is an offered source: a greedy or constant source makes its own data.
-  bool offer(SourcePacket packet);
+  bool offer(const AppPacket& packet);
 
   // Drops what is over the bound or too late; then the packet next in line,
   // if one exists at `now`.
-  std::optional<SourcePacket> head(Time now, Duration one_way_delay);
+  std::optional<AppPacket> head(Time now, Duration one_way_delay);
   // The head was sent.
   void pop();
   // When the next packet comes into existence, if the source knows
@@ -76,8 +74,8 @@ class DataSource {
   SourceConfig config_;
   int64_t nominal_bytes_;
   Time start_;
-  int64_t consumed_ = 0;            // constant source: packets sent or dropped
-  std::deque<SourcePacket> queue_;  // offered source
+  int64_t consumed_ = 0;         // constant source: packets sent or dropped
+  std::deque<AppPacket> queue_;  // offered source
   int64_t dropped_over_bound_ = 0;
   int64_t dropped_late_ = 0;
 };

@@ -91,7 +91,13 @@ std::optional<Datagram> RateSender::poll_transmit(Time now) {
 }
 
 std::optional<Datagram> RateSender::next_data(Time now) {
-  const Duration one_way = state_.rtt_.has_sample() ? state_.rtt_.smoothed() / 2 : Duration::zero();
+  // Late means it cannot arrive by its deadline, the one-way delay taken as
+  // half the RTT estimate. A sender that has sent nothing for a whole RTT
+  // estimate goes by the deadline alone: only a packet sent can refresh the
+  // estimate, and one inflated by a route discovery or an outage would
+  // otherwise call every packet late, for ever.
+  const Duration rtt = state_.rtt_.has_sample() ? state_.rtt_.smoothed() : Duration::zero();
+  const Duration one_way = now - state_.last_send_ < rtt ? rtt / 2 : Duration::zero();
   const auto packet = source_.head(now, one_way);  // drops what is over the bound or late
   if (now < t_nom_ || !packet) return std::nullopt;
   const int64_t bytes = std::max<int64_t>(packet->bytes, static_cast<int64_t>(law_->data_header_bytes()));
@@ -99,6 +105,7 @@ std::optional<Datagram> RateSender::next_data(Time now) {
   Datagram d;
   d.kind = DatagramKind::kData;
   d.seq = next_seq_;
+  d.app_id = packet->app_id;
   d.ecn = law_->data_ecn();
   law_->write_data({next_seq_++, now, bytes}, state_, d.bytes);
   source_.pop();

@@ -39,8 +39,9 @@ struct SendingConfig {
   int64_t packet_bytes = 1000;  // the papers' 1000-byte media packets
   SourceConfig source;
 
-  // Reads `packet_size`, `source_rate_bps` and `source_buffer_packets`;
-  // `header_bytes` is the smallest packet the protocol can send.
+  // Reads `packet_size`, `source_rate_bps`, `source_offered` and
+  // `source_buffer_packets`; `header_bytes` is the smallest packet the
+  // protocol can send.
   static void parse(ParamReader& r, size_t header_bytes, SendingConfig& out);
 };
 
@@ -54,9 +55,10 @@ class RateSender : public Sender {
   std::optional<Time> poll_timeout() const override;
   EndpointStats stats() const override;
   Rate allowed_rate() const override { return law_->allowed_rate(state_); }
-
-  // The application offers a packet; false unless the source is an offered one.
-  bool offer(SourcePacket packet) { return source_.offer(packet); }
+  int64_t data_header_bytes() const override { return static_cast<int64_t>(law_->data_header_bytes()); }
+  // The application offers a packet; false unless the source is an offered
+  // one (`source_offered`). Its app_id comes back on its Datagram.
+  bool offer(const AppPacket& packet) override { return source_.offer(packet); }
 
   const SendState& state() const { return state_; }
   const RateLaw& law() const { return *law_; }

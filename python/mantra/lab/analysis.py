@@ -12,6 +12,7 @@ from scipy import stats
 
 from mantra.errors import InputError
 from mantra.lab.campaign import Campaign
+from mantra.lab.numbers import Unit, unit_of
 
 
 def t_interval(values: Any) -> tuple[float, float, int]:
@@ -75,11 +76,11 @@ def campaign_frame(frame: pd.DataFrame, camp: Campaign) -> pd.DataFrame:
     return rows
 
 
-def format_interval(mean: float, half: float, n: int, digits: int = 3) -> str:
-    if n == 0 or not np.isfinite(mean):
-        return "no data"
-    text = f"{mean:.{digits}g}"
-    return f"{text} ± {half:.2g}" if np.isfinite(half) else f"{text} (n=1)"
+def metric_unit(camp: Campaign, name: str) -> Unit:
+    """The unit of a campaign's metric: told by its name, else by its result path (not by
+    the paths of a ratio `A / B`)."""
+    path = camp.metrics.get(name, "")
+    return unit_of(name, *([] if " / " in path else [path]))
 
 
 # -- checks shared by plots and claims ------------------------------------------------

@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mantra.errors import InputError
+from mantra.errors import InputError, SpecKeyError
 from mantra.lab.located_yaml import Located
-from mantra.spec import KeyPathError, load_spec, resolve_all, set_dotted
+from mantra.spec import KeyPathError, load_spec, resolve_all, set_dotted, with_media
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 # A metric: a dotted path into a result, or "A / B", the ratio of two within each run.
@@ -328,6 +328,10 @@ def expand(camp: Campaign) -> list[Job]:
             if (why := set_key(spec, key, value)) is not None:
                 assert camp.doc is not None
                 raise camp.doc.error(origin[key], why)
+        try:
+            spec = with_media(spec)
+        except SpecKeyError as e:
+            raise InputError(f"{camp.source}: grid point {point}: {e.text}") from None
         for seed in camp.seeds:
             jobs.append(Job(camp.name, point, seed, {**copy.deepcopy(spec), "seed": seed}))
     return jobs

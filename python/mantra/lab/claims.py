@@ -15,6 +15,8 @@ seeds):
 - ratio: mean over `where` + `num`, divided by the mean over `where` + `den`, in [min, max];
   with `den_metric`, the denominator is that metric instead (two metrics of the same runs,
   e.g. two detectors scored on the same losses; `num` and `den` may then be `{}`);
+- difference: mean over `where` + `num` minus the mean over `where` + `den`, per seed, in the
+  metric's unit, in [min, max] (a gain in dB, a change in seconds);
 - trend: the least-squares slope of the metric against the numeric axis `x` at `where`,
   `direction: falls` (slope < 0) or `rises` (slope > 0);
 - pick: one run chosen by rank, as a paper shows "a good case" of its 30 runs: among the
@@ -26,6 +28,9 @@ seeds):
 
 Verdict: pass when the whole interval lies within the bounds, fail when it lies wholly
 outside, inconclusive when it straddles a bound or fewer than two seeds finished.
+
+A verdict carries the unit of its number (numbers.py): the metric's for value, trend and pick,
+none for a ratio.
 """
 
 from __future__ import annotations
@@ -37,12 +42,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mantra.lab.analysis import check_axis, check_keys, check_metric, check_where, per_seed, select, t_interval
+from mantra.lab.analysis import (
+    check_axis,
+    check_keys,
+    check_metric,
+    check_where,
+    metric_unit,
+    per_seed,
+    select,
+    t_interval,
+)
 from mantra.lab.campaign import Campaign
+from mantra.lab.numbers import PLAIN, Unit, label
 
 KINDS = {
     "value": ({"kind", "metric"}, {"where", "min", "max"}),
     "ratio": ({"kind", "metric", "num", "den"}, {"where", "den_metric", "min", "max"}),
+    "difference": ({"kind", "metric", "num", "den"}, {"where", "min", "max"}),
     "trend": ({"kind", "metric", "x", "direction"}, {"where"}),
     "pick": ({"kind", "metric", "q"}, {"where", "by", "num", "den", "min", "max"}),
 }
@@ -61,6 +77,7 @@ class Verdict:
     bounds: tuple[float | None, float | None]
     verdict: str  # pass, fail, inconclusive
     picked: bool = False  # a pick claim: one run's value, no interval
+    unit: Unit = PLAIN  # of mean, ci95 and bounds
 
 
 def check_claims(camp: Campaign) -> None:
@@ -99,6 +116,25 @@ def check_claims(camp: Campaign) -> None:
             raise camp.doc.error(place + ("check",), "give min, max or both")
 
 
+def claim_metrics(check: dict[str, Any]) -> set[str]:
+    """The metrics a claim's number is made of."""
+    return {check["metric"], *([check["den_metric"]] if "den_metric" in check else [])}
+
+
+def claim_selections(check: dict[str, Any]) -> list[dict[str, Any]]:
+    """The grid selections (axis -> value or list) a claim's number is drawn from: `where`,
+    combined with `num` and with `den` when it has them."""
+    where = check.get("where", {})
+    return [{**where, **check[k]} for k in ("num", "den") if k in check] or [where]
+
+
+def _unit(camp: Campaign, check: dict[str, Any]) -> Unit:
+    """A ratio of two means has no unit; the other numbers have their metric's."""
+    if check["kind"] == "difference":
+        return metric_unit(camp, check["metric"])
+    return PLAIN if check["kind"] == "ratio" or "num" in check else metric_unit(camp, check["metric"])
+
+
 def _bounds(check: dict[str, Any]) -> tuple[float | None, float | None]:
     if check["kind"] == "trend":
         return (0.0, None) if check["direction"] == "rises" else (None, 0.0)
@@ -120,6 +156,12 @@ def _samples(frame: pd.DataFrame, check: dict[str, Any]) -> tuple[pd.Series, str
             return ratio, f"{metric} / {den_metric}"
         label = "/".join(",".join(f"{v}" for v in check[k].values()) for k in ("num", "den"))
         return ratio, f"{metric} ratio {label}"
+    if check["kind"] == "difference":
+        num = per_seed(select(rows, check["num"]), metric)
+        den = per_seed(select(rows, check["den"]), metric)
+        both = pd.concat([num, den], axis=1, join="inner").dropna()
+        label = " − ".join(",".join(f"{v}" for v in check[k].values()) for k in ("num", "den"))
+        return both.iloc[:, 0] - both.iloc[:, 1], f"{metric} difference {label}"
     x = check["x"]
     slopes = {}
     for seed, group in rows.groupby("seed"):
@@ -190,13 +232,17 @@ def evaluate(frame: pd.DataFrame, camp: Campaign) -> list[Verdict]:
                 bounds,
                 judge(mean, half, n, bounds),
                 check["kind"] == "pick",
+                _unit(camp, check),
             )
         )
     return out
 
 
-def format_bounds(bounds: tuple[float | None, float | None]) -> str:
+def format_bounds(bounds: tuple[float | None, float | None], unit: Unit = PLAIN) -> str:
     lo, hi = bounds
     if lo is not None and hi is not None:
-        return f"in [{lo:g}, {hi:g}]"
-    return f"≥ {lo:g}" if lo is not None else f"≤ {hi:g}"
+        bare = Unit(scale=unit.scale)
+        return f"in [{label(lo, bare)}, {label(hi, bare)}]{unit.suffix}"
+    if lo is not None:
+        return f"≥ {label(lo, unit)}"
+    return f"≤ {label(hi, unit)}" if hi is not None else "any value"

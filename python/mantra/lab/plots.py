@@ -11,6 +11,7 @@
       - {kind: groups, groups: [tfwmfc, ecn_tcp], seed: 1}
       - {kind: settling, group: tfwmfc, spans: [{from: 10, to: 100, target: fair_kbps}]}
       - {kind: confusion, where: {case: congested, speed: [0, 10, 20]}, facet: speed, flow: 0, detector: multi}
+      - {kind: pictures, maker: video-frames, options: {seed: 1}, metric: psnr_db}
 
 - sweep: a metric against a swept axis, one line per series (optional), Student-t 95 % bars
   over seeds (the papers' main figure type);
@@ -25,6 +26,10 @@
 - scatter: Pantheon's throughput against 95th-percentile delay: each run a faint dot, each
   series its mean with 95 % bars; the delay axis is reversed so better is up and right;
 - bar: a metric per value of an axis, with 95 % bars;
+- matrix: a comparison table: a row per value of `series` (e.g. the transport), a column per
+  value of `x` (e.g. the scenario), each cell the metric's mean with its 95 % interval;
+  `metrics` adds further metrics, each its own columns; drawn as grouped
+  bars of `metric` (the answer to "which one is best where");
 - groups: each named flow group's mean receive rate per flow over time in one run (seed `seed`);
 - settling: how the group's rate settles after each span's event towards the span's target (a
   campaign metric, per run): time to stay within ±`band` (0.1) and overshoot, of a moving mean
@@ -33,10 +38,14 @@
   `detection.confusion` (or of `detection.by_detector.<detector>`: multi, idd or stt) summed over
   every run `where` leaves (all seeds, the other axes pooled), one heat map per value of the axis
   `facet` (optional); rows the state identified, columns the oracle's true cause, each cell its
-  count and its share of the column (of the losses truly caused by X, the share identified as Y).
+  count and its share of the column (of the losses truly caused by X, the share identified as Y);
+- pictures: images made by the picture maker registered as `maker` (pictures.py), each with its
+  caption, e.g. a video's decoded frames; `options` goes to the maker as written, `metric`
+  (optional) names the campaign metric they are about, for the claims that link to them.
 
 Every kind takes an optional `title` and `where` (axis -> value; all other axes averaged, or
-pooled).
+pooled). The tables write their numbers with numbers.py: units from the metrics' names, digits
+from the intervals.
 """
 
 from __future__ import annotations
@@ -62,15 +71,19 @@ from mantra.lab.analysis import (
     check_keys,
     check_metric,
     check_where,
-    format_interval,
+    metric_unit,
     select,
     t_interval,
 )
 from mantra.lab.campaign import Campaign
+from mantra.lab.numbers import KBPS, MS, PERCENT, SECONDS, Unit, interval, number, unit_of
+from mantra.lab.pictures import Picture
 from mantra.lab.settling import settling
 
 # Reads one stored run's result by its key.
 ResultLoader = Callable[[str], dict[str, Any]]
+# Makes the pictures of plot i (its entry) from the runs at its `where` (the report's, pictures.py).
+PictureSource = Callable[[int, dict[str, Any], pd.DataFrame], list[Picture]]
 
 COMMON = {"kind", "title", "where"}
 KINDS: dict[str, tuple[set[str], set[str]]] = {
@@ -83,6 +96,8 @@ KINDS: dict[str, tuple[set[str], set[str]]] = {
     "groups": ({"groups", "seed"}, set()),
     "settling": ({"group", "spans"}, {"band", "smooth_s"}),
     "confusion": (set(), {"flow", "detector", "facet"}),
+    "pictures": ({"maker"}, {"options", "metric"}),
+    "matrix": ({"metric", "x", "series"}, {"metrics"}),
 }
 # A flow's `detection` (docs/result-schema.md): the rules in `by_detector`, the states a
 # receiver identifies (the confusion matrix's rows) and the oracle's causes (its columns).
@@ -95,8 +110,17 @@ TRUE_CAUSES = ("cong", "cherr", "rtchg")
 class Figure:
     title: str
     kind: str
-    png: bytes
+    png: bytes | None  # None for pictures
     table: pd.DataFrame  # the numbers behind the plot, as shown under it
+    pictures: list[Picture] = field(default_factory=list)
+
+
+def shown_metrics(entry: dict[str, Any]) -> set[str]:
+    """The campaign metrics a plot is about: those it shows as values, and the one that picks
+    the runs of a best or worst case (timeseries `by`)."""
+    keys = {"sweep": ("metric",), "ranked": ("metric",), "bar": ("metric",), "scatter": ("x", "y")}
+    shown = {entry[k] for k in keys.get(entry["kind"], ("metric", "by")) if k in entry}
+    return shown | set(entry.get("metrics", [])) if entry["kind"] == "matrix" else shown
 
 
 def check_plots(camp: Campaign) -> None:
@@ -114,9 +138,15 @@ def check_plots(camp: Campaign) -> None:
         if kind == "sweep":
             check_metric(camp, place + ("metric",), entry["metric"])
             check_axis(camp, place + ("x",), entry["x"], numeric=True)
-        if kind == "bar":
+        if kind in ("bar", "matrix"):
             check_metric(camp, place + ("metric",), entry["metric"])
             check_axis(camp, place + ("x",), entry["x"])
+        if kind == "matrix":
+            extra = entry.get("metrics", [])
+            if not isinstance(extra, list):
+                raise camp.doc.error(place + ("metrics",), "a list of campaign metrics")
+            for j, name in enumerate(extra):
+                check_metric(camp, place + ("metrics", j), name)
         if kind == "groups" and (
             not isinstance(entry["groups"], list)
             or not entry["groups"]
@@ -130,6 +160,13 @@ def check_plots(camp: Campaign) -> None:
             check_metric(camp, place + ("y",), entry["y"])
         if kind == "ranked":
             check_metric(camp, place + ("metric",), entry["metric"])
+        if kind == "pictures":
+            if not isinstance(entry["maker"], str) or not entry["maker"]:
+                raise camp.doc.error(place + ("maker",), "the name of a registered picture maker")
+            if not isinstance(entry.get("options", {}), dict):
+                raise camp.doc.error(place + ("options",), "a mapping, given to the picture maker as written")
+            if "metric" in entry:
+                check_metric(camp, place + ("metric",), entry["metric"])
         if kind == "confusion":
             if "facet" in entry:
                 check_axis(camp, place + ("facet",), entry["facet"])
@@ -181,6 +218,11 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _intervals(agg: pd.DataFrame, unit: Unit) -> list[str]:
+    """Each row's mean with its 95 % interval (aggregate's columns), as the tables write it."""
+    return [interval(m, h, n, unit) for m, h, n in zip(agg["mean"], agg["ci95"], agg["n"], strict=True)]
+
+
 def _png(fig: MplFigure) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
@@ -217,9 +259,7 @@ def _sweep(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tup
             group[x], group["mean"], yerr=group["ci95"].fillna(0), marker="o", capsize=3, label=str(label), color=color
         )
     ax.legend(title=series)
-    table = agg.assign(
-        value=[format_interval(m, h, n) for m, h, n in zip(agg["mean"], agg["ci95"], agg["n"], strict=True)]
-    )
+    table = agg.assign(value=_intervals(agg, entry["units"][metric]))
     wide = table.pivot(index=x, columns=series, values="value")[[o for o in entry["order"] if o in set(table[series])]]
     wide = wide.reset_index()
     wide.columns.name = None
@@ -247,6 +287,7 @@ def _timeseries(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -
     series, flow = entry["series"], entry.get("flow", 0)
     *container, name = entry.get("y", "series.rx_kbps").split(".")
     fig, ax = _axes(entry["title"], "time (s)", f"flow {flow}: {name}")
+    unit = unit_of(name)
     table = []
     for label, color, group in _groups(rows, series, entry["order"]):
         run = _run_of(group, entry)
@@ -263,8 +304,8 @@ def _timeseries(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -
                 series: label,
                 "run": run["key"],
                 "seed": run["seed"],
-                f"mean {name}": f"{values.mean():.4g}" if len(values) else "no data",
-                f"std {name}": f"{values.std():.4g}" if len(values) else "-",
+                f"mean {name}": number(values.mean(), unit) if len(values) else "no data",
+                f"std {name}": number(values.std(), unit) if len(values) else "-",
             }
         )
     ax.legend(title=series)
@@ -275,6 +316,7 @@ def _ranked(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tu
     """Each series' runs (one per seed, averaged over the grid points left) sorted by the metric."""
     metric, series = entry["metric"], entry["series"]
     fig, ax = _axes(entry["title"], "runs, sorted", metric)
+    unit = entry["units"][metric]
     table = []
     for label, color, group in _groups(rows, series, entry["order"]):
         values = np.sort(group.groupby("seed")[metric].mean().dropna().to_numpy(float))
@@ -286,12 +328,11 @@ def _ranked(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tu
             {
                 series: label,
                 "runs": values.size,
-                "lowest": f"{q[0]:.4g}",
-                "p25": f"{q[1]:.4g}",
-                "median": f"{q[2]:.4g}",
-                "p75": f"{q[3]:.4g}",
-                "highest": f"{q[4]:.4g}",
-                "mean": f"{values.mean():.4g}",
+                **{
+                    name: number(v, unit)
+                    for name, v in zip(("lowest", "p25", "median", "p75", "highest"), q, strict=True)
+                },
+                "mean": number(values.mean(), unit),
             }
         )
     ax.legend(title=series)
@@ -312,7 +353,7 @@ def _cdf(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple
             {
                 series: label,
                 "runs": len(group),
-                **{f"p{q} ms": f"{np.percentile(pooled, q):.1f}" if pooled.size else "no data" for q in (50, 95, 99)},
+                **{f"p{q}": number(np.percentile(pooled, q), MS) if pooled.size else "no data" for q in (50, 95, 99)},
             }
         )
     ax.set_xscale("log")
@@ -321,7 +362,7 @@ def _cdf(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple
 
 
 def _scatter(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple[bytes, pd.DataFrame]:
-    x, y, series = entry["x"], entry["y"], entry["series"]
+    x, y, series, units = entry["x"], entry["y"], entry["series"], entry["units"]
     fig, ax = _axes(entry["title"], f"{x} (reversed: lower is better)", y)
     table = []
     for label, color, group in _groups(rows, series, entry["order"]):
@@ -339,7 +380,7 @@ def _scatter(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> t
             capsize=3,
             label=str(label),
         )
-        table.append({series: label, x: format_interval(mx, hx, nx), y: format_interval(my, hy, ny)})
+        table.append({series: label, x: interval(mx, hx, nx, units[x]), y: interval(my, hy, ny, units[y])})
     ax.invert_xaxis()
     ax.legend(title=series)
     return _png(fig), pd.DataFrame(table)
@@ -359,9 +400,46 @@ def _bar(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple
     table = pd.DataFrame(
         {
             x: agg[x],
-            metric: [format_interval(m, h, n) for m, h, n in zip(agg["mean"], agg["ci95"], agg["n"], strict=True)],
+            metric: _intervals(agg, entry["units"][metric]),
         }
     )
+    return _png(fig), table
+
+
+def _matrix(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tuple[bytes, pd.DataFrame]:
+    """A row per series value, a column per x value and metric: mean ± 95 % interval over seeds;
+    grouped bars of the first metric."""
+    metric, x, series = entry["metric"], entry["x"], entry["series"]
+    metrics = [metric, *[m for m in entry.get("metrics", []) if m != metric]]
+    xs = [v for v in entry["x_order"] if (rows[x] == v).any()]
+    names = [v for v in entry["order"] if (rows[series] == v).any()]
+    fig, ax = _axes(entry["title"], x, metric)
+    width = 0.8 / max(1, len(names))
+    table = pd.DataFrame({series: [str(n) for n in names]})
+    for m in metrics:
+        agg = aggregate(rows, m, [series, x]).set_index([series, x])
+        for xv in xs:
+            cells = [agg.loc[(n, xv)] if (n, xv) in agg.index else None for n in names]
+            unit = entry["units"][m]
+            table[f"{m} ({xv})"] = [
+                interval(c["mean"], c["ci95"], int(c["n"]), unit) if c is not None else "no data" for c in cells
+            ]
+            if m == metric:
+                means = [c["mean"] if c is not None else math.nan for c in cells]
+                halves = [c["ci95"] if c is not None else math.nan for c in cells]
+                where = xs.index(xv)
+                for k in range(len(names)):
+                    ax.bar(
+                        where - 0.4 + width * (k + 0.5),
+                        means[k],
+                        width,
+                        yerr=0 if math.isnan(halves[k]) else halves[k],
+                        capsize=2,
+                        color=f"C{k}",
+                        label=str(names[k]) if where == 0 else None,
+                    )
+    ax.set_xticks(range(len(xs)), [str(v) for v in xs])
+    ax.legend(fontsize=7, ncol=2)
     return _png(fig), table
 
 
@@ -377,7 +455,9 @@ def _group_series(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader)
             s = groups.get(name, {}).get("series", {"t": [], "rx_kbps": []})
             ax.plot(s["t"], s["rx_kbps"], label=name, linewidth=1.2, color=f"C{i}")
             rx = np.asarray(s["rx_kbps"], dtype=float)
-            table.append({"group": name, "run": key, "mean kb/s": f"{rx.mean():.1f}" if len(rx) else "no data"})
+            table.append(
+                {"group": name, "run": key, "mean rate per flow": number(rx.mean(), KBPS) if len(rx) else "no data"}
+            )
     ax.legend(title="group")
     return _png(fig), pd.DataFrame(table)
 
@@ -418,8 +498,8 @@ def _settling(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> 
                     "span (s)": f"{span['from']:g}-{span['to']:g}",
                     "target": span["target"],
                     "settled runs": f"{len(settled)}/{len(settle)} (of {len(runs)})",
-                    "settle time (s)": format_interval(*t_interval(settled)) if settled else "never",
-                    "overshoot": format_interval(*t_interval(over)) if over else "no data",
+                    "settle time": interval(*t_interval(settled), SECONDS) if settled else "never",
+                    "overshoot": interval(*t_interval(over), PERCENT) if over else "no data",
                 }
             )
     ax.legend()
@@ -489,10 +569,6 @@ def confusion_matrices(
     return out
 
 
-def _percent(share: float) -> str:
-    return f"{share:.1%}".replace("%", " %") if np.isfinite(share) else "-"
-
-
 def confusion_table(matrices: dict[Any, Confusion], facet: str | None) -> pd.DataFrame:
     """The matrices' numbers as the report shows them: per facet value a row per identified
     state, each true cause's cell "count (share of the column)", then the column totals."""
@@ -501,10 +577,13 @@ def confusion_table(matrices: dict[Any, Confusion], facet: str | None) -> pd.Dat
     for value, m in matrices.items():
         at = {facet: value} if facet else {}
         for state in m.identified:
-            cells = {f"true {c}": f"{m.counts[state].get(c, 0)} ({_percent(m.share(state, c))})" for c in m.causes}
+            cells = {
+                f"true {c}": f"{number(m.counts[state].get(c, 0))} ({number(m.share(state, c), PERCENT)})"
+                for c in m.causes
+            }
             table.append({**at, "identified": state, **cells})
         table.append(
-            {**at, "identified": "total", **{f"true {c}": str(m.total(c)) for c in m.causes}, "runs": m.counted}
+            {**at, "identified": "total", **{f"true {c}": number(m.total(c)) for c in m.causes}, "runs": m.counted}
         )
     columns = [*([facet] if facet else []), "identified", *(f"true {c}" for c in causes), "runs"]
     return pd.DataFrame(table, columns=columns)
@@ -544,7 +623,7 @@ def _confusion(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) ->
         image = ax.imshow(np.nan_to_num(shares), cmap="Blues", vmin=0, vmax=1, aspect="auto")
         for i, state in enumerate(states):
             for j, cause in enumerate(causes):
-                text = f"{m.counts[state].get(cause, 0)}\n{_percent(shares[i, j])}"
+                text = f"{number(m.counts[state].get(cause, 0))}\n{number(shares[i, j], PERCENT)}"
                 color = "white" if shares[i, j] > 0.6 else "black"
                 ax.text(j, i, text, ha="center", va="center", fontsize=8, color=color)
         ax.set_xticks(range(len(causes)), [f"{c}\n({m.total(c)})" for c in causes])
@@ -565,28 +644,46 @@ DRAW = {
     "cdf": _cdf,
     "scatter": _scatter,
     "bar": _bar,
+    "matrix": _matrix,
     "groups": _group_series,
     "settling": _settling,
     "confusion": _confusion,
 }
 
 
-def draw(camp: Campaign, frame: pd.DataFrame, load: ResultLoader) -> list[Figure]:
-    """`frame`: the campaign's finished runs (analysis.campaign_frame); `load(key)` reads a
-    run's full result."""
+def draw(
+    camp: Campaign, frame: pd.DataFrame, load: ResultLoader, pictures: PictureSource | None = None
+) -> list[Figure]:
+    """The campaign's plots, in order. `frame`: its finished runs (analysis.campaign_frame);
+    `load(key)` reads a run's full result; `pictures` makes the pictures of a `pictures` plot
+    (the report's; needed only if the campaign has one)."""
+    units = {name: metric_unit(camp, name) for name in camp.metrics}
     figures = []
     for i, entry in enumerate(camp.plots):
         title = entry.get("title") or f"{camp.title}: {entry['kind']} {i + 1}"
         rows = select(frame, entry.get("where"))
+        if entry["kind"] == "pictures":
+            if pictures is None:
+                raise ValueError(f"{camp.name}: plot {i + 1} shows pictures: draw() needs a picture source")
+            figures.append(Figure(title, "pictures", None, pd.DataFrame(), pictures(i, entry, rows)))
+            continue
         series = camp.axis(entry.get("series", ""))
         order = series.labels if series is not None else []
-        x_axis = camp.axis(entry["x"]) if entry["kind"] == "bar" else None
+        x_axis = camp.axis(entry["x"]) if entry["kind"] in ("bar", "matrix") else None
         x_order = x_axis.labels if x_axis is not None else []
         facet = camp.axis(entry.get("facet", ""))
         facet_order = facet.labels if facet is not None else []
         axes = [a.name for a in camp.axes]
         png, table = DRAW[entry["kind"]](
-            {**entry, "title": title, "order": order, "x_order": x_order, "facet_order": facet_order, "axes": axes},
+            {
+                **entry,
+                "title": title,
+                "order": order,
+                "x_order": x_order,
+                "facet_order": facet_order,
+                "axes": axes,
+                "units": units,
+            },
             rows,
             load,
         )

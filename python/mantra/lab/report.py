@@ -1,10 +1,12 @@
-"""report.html: one self-contained page for the campaigns of a results directory.
+"""report.html: one page for the campaigns of a results directory.
 
-It holds, in order: the claims table (each claim in the paper's words, the paper's number,
-ours with its 95 % interval, the verdict and the command that reproduces it), then per
-campaign its runs and provenance and each figure with the table of its numbers, then the
-failed runs with the command that reproduces each. Plots are embedded PNGs (also written
-to DIR/plots/). A small script at the end counts the plots and tables the browser drew.
+It holds, in order: a table of contents; the claims, a table per campaign (each claim in the
+paper's words, the paper's number, ours with its 95 % interval, the verdict and links to the
+plots it is about, links.py); then per campaign its runs and provenance, the command that
+reproduces it, and each plot with the table of its numbers (or the pictures of a `pictures`
+plot); then the failed runs with the command that reproduces each. Numbers are written by
+numbers.py. Plots are embedded PNGs (also written to DIR/plots/); pictures are linked files
+under DIR. A small script at the end checks that every image loaded.
 """
 
 from __future__ import annotations
@@ -12,33 +14,65 @@ from __future__ import annotations
 import base64
 import shlex
 import time
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
 import pandas as pd
 import yaml
 
 from mantra.errors import InputError
-from mantra.lab.analysis import campaign_frame, format_interval
+from mantra.lab.analysis import campaign_frame
 from mantra.lab.campaign import Campaign
-from mantra.lab.claims import evaluate, format_bounds
+from mantra.lab.claims import Verdict, evaluate, format_bounds
+from mantra.lab.links import plots_of_claims
 from mantra.lab.load import build_campaign
 from mantra.lab.located_yaml import Located
-from mantra.lab.plots import Figure, draw
+from mantra.lab.numbers import interval, label, number
+from mantra.lab.pictures import Picture, PictureRequest, make_pictures
+from mantra.lab.plots import Figure, PictureSource, draw
 from mantra.lab.store import Store, write_atomic
 
 TEMPLATE = Path(__file__).with_name("report.html.j2")
+VERDICTS = ("pass", "fail", "inconclusive")
+
+
+@dataclass
+class Plot:
+    """A plot as the page shows it: anchored, numbered within its campaign."""
+
+    anchor: str
+    number: int
+    figure: Figure
+    png: str  # base64; empty for pictures
+    table: str  # HTML; empty if there are no numbers
+    pictures: list[tuple[str, Picture]] = field(default_factory=list)  # (URL, picture)
+
+
+@dataclass
+class Claim:
+    """A claim's row: its verdict, its number and bounds as written, and the plots it is about."""
+
+    verdict: Verdict
+    ours: str
+    detail: str  # the unrounded numbers (a tooltip)
+    needs: str
+    plots: list[Plot]
 
 
 @dataclass
 class Section:
     campaign: Campaign
+    anchor: str
+    claims_anchor: str
     command: str
     counts: dict[str, int]
     provenance: dict[str, str]
-    figures: list[tuple[Figure, str, str]]  # figure, base64 PNG, table HTML
+    plots: list[Plot]
+    claims: list[Claim]
 
 
 def campaign_from_record(record: dict[str, Any]) -> Campaign:
@@ -58,62 +92,115 @@ def _distinct(values: pd.Series) -> str:
 
 
 def _table_html(table: pd.DataFrame) -> str:
+    """A plot's table: its numbers come written (numbers.py), but for the axis values."""
+    if table.empty:
+        return ""
+    table = table.copy()
+    columns: list[Any] = list(table.columns)  # a numeric axis's values, in a wide table
+    table.columns = [label(c) if isinstance(c, float) else c for c in columns]
+    for column in table.columns:
+        if pd.api.types.is_float_dtype(table[column]):
+            table[column] = table[column].map(label)
     return table.to_html(index=False, border=0, classes="numbers", na_rep="-", escape=True)
+
+
+def _picture_source(store: Store, camp: Campaign, out: Path) -> PictureSource:
+    def pictures(i: int, entry: dict[str, Any], rows: pd.DataFrame) -> list[Picture]:
+        request = PictureRequest(store, camp, rows, out, entry.get("options", {}), f"{camp.name}-{i + 1}")
+        return make_pictures(entry["maker"], request)
+
+    return pictures
+
+
+def _plots(camp: Campaign, figures: list[Figure], out: Path) -> list[Plot]:
+    plots = []
+    for i, fig in enumerate(figures):
+        png = ""
+        if fig.png is not None:
+            (out / "plots" / f"{camp.name}-{i + 1}-{fig.kind}.png").write_bytes(fig.png)
+            png = base64.b64encode(fig.png).decode()
+        pictures = [(quote(p.path), p) for p in fig.pictures]
+        plots.append(Plot(f"plot-{camp.name}-{i + 1}", i + 1, fig, png, _table_html(fig.table), pictures))
+    return plots
+
+
+def _claim(verdict: Verdict, plots: list[Plot]) -> Claim:
+    v = verdict
+    if v.picked:
+        ours = f"{number(v.mean, v.unit)} (picked from {v.n} runs)" if v.n else "no data"
+        detail = f"value {v.mean:.6g}, picked from {v.n} runs"
+    else:
+        ours = interval(v.mean, v.ci95, v.n, v.unit)
+        detail = f"mean {v.mean:.6g}, 95 % half-width {v.ci95:.6g}, {v.n} seeds"
+    return Claim(v, ours, detail, format_bounds(v.bounds, v.unit), plots)
+
+
+def _section(store: Store, frame: pd.DataFrame, name: str, record: dict[str, Any], out: Path) -> Section:
+    camp = campaign_from_record(record)
+    rows = frame[frame["campaign"] == name]
+    done = campaign_frame(frame, camp)
+    plots = _plots(camp, draw(camp, done, store.result, _picture_source(store, camp, out)), out)
+    claims = [
+        _claim(v, [plots[i] for i in about])
+        for v, about in zip(evaluate(done, camp), plots_of_claims(camp), strict=True)
+    ]
+    provenance = {
+        "commit": _distinct(rows["commit"]),
+        "ns-3": _distinct(rows["ns3_version"]),
+        "build": record["build"],
+        "seeds": ", ".join(map(str, camp.seeds)),
+        "hosts": _distinct(rows["host"].replace("", None)),
+    }
+    counts = {s: int((rows["status"] == s).sum()) for s in ("ok", "failed", "missing")}
+    command = run_command(record, out)
+    return Section(camp, f"campaign-{name}", f"claims-{name}", command, counts, provenance, plots, claims)
+
+
+def _failures(frame: pd.DataFrame, sections: list[Section]) -> list[dict[str, Any]]:
+    failed = []
+    for s in sections:
+        rows = frame[(frame["campaign"] == s.campaign.name) & (frame["status"] == "failed")]
+        for _, r in rows.iterrows():
+            last = (str(r["stderr"]).strip().splitlines() or [""])[-1]
+            failed.append(
+                {
+                    "campaign": s.campaign.name,
+                    "point": {a.name: r[a.name] for a in s.campaign.axes},
+                    "seed": r["seed"],
+                    "returncode": r["returncode"],
+                    "error": last,
+                    "command": r["command"],
+                }
+            )
+    return failed
 
 
 def write_report(out: str | Path, title: str | None = None) -> Path:
     """Writes DIR/report.html (and DIR/plots/*.png); returns the page's path."""
+    import mantra.lab.video_pictures  # noqa: F401 (registers the picture maker `video`; loads the codecs)
+
     out = Path(out)
     store = Store(out, create=False)
     try:
         records = store.campaigns()
+
         if not records:
             raise InputError(f"{out}: no campaign has run here")
         frame = store.frame()
-        sections, verdicts, failed = [], [], []
         (out / "plots").mkdir(exist_ok=True)
-        for name, record in records.items():
-            camp = campaign_from_record(record)
-            rows = frame[frame["campaign"] == name]
-            done = campaign_frame(frame, camp)
-            counts = {s: int((rows["status"] == s).sum()) for s in ("ok", "failed", "missing")}
-            command = run_command(record, out)
-            figures = []
-            for i, fig in enumerate(draw(camp, done, store.result)):
-                (out / "plots" / f"{name}-{i + 1}-{fig.kind}.png").write_bytes(fig.png)
-                figures.append((fig, base64.b64encode(fig.png).decode(), _table_html(fig.table)))
-            provenance = {
-                "commit": _distinct(rows["commit"]),
-                "ns-3": _distinct(rows["ns3_version"]),
-                "build": record["build"],
-                "seeds": ", ".join(map(str, camp.seeds)),
-                "hosts": _distinct(rows["host"].replace("", None)),
-            }
-            sections.append(Section(camp, command, counts, provenance, figures))
-            verdicts += [(v, command) for v in evaluate(done, camp)]
-            for _, r in rows[rows["status"] == "failed"].iterrows():
-                point = {a.name: r[a.name] for a in camp.axes}
-                last = (str(r["stderr"]).strip().splitlines() or [""])[-1]
-                failed.append(
-                    {
-                        "campaign": name,
-                        "point": point,
-                        "seed": r["seed"],
-                        "returncode": r["returncode"],
-                        "error": last,
-                        "command": r["command"],
-                    }
-                )
+        sections = [_section(store, frame, name, record, out) for name, record in records.items()]
+        verdicts = Counter(c.verdict.verdict for s in sections for c in s.claims)
         env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
         page = env.from_string(TEMPLATE.read_text()).render(
             title=title or out.name,
             generated=time.strftime("%Y-%m-%d %H:%M"),
             sections=sections,
-            verdicts=verdicts,
-            failed=failed,
-            interval=format_interval,
-            bounds=format_bounds,
-            figure_count=sum(len(s.figures) for s in sections),
+            # The comparison tables (`matrix` plots) first: the page's answer at a glance.
+            glance=[(sec, p) for sec in sections for p in sec.plots if p.figure.kind == "matrix"],
+            verdicts={v: verdicts[v] for v in VERDICTS},
+            claim_count=sum(verdicts.values()),
+            failed=_failures(frame, sections),
+            image_count=sum(1 if p.png else len(p.pictures) for s in sections for p in s.plots),
         )
         path = out / "report.html"
         write_atomic(path, page, store.tmp)

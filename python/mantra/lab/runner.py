@@ -25,7 +25,7 @@ from mantra.errors import InputError, SpecKeyError
 from mantra.execute import build_id, execute
 from mantra.lab.campaign import Campaign, Job, expand, points
 from mantra.lab.store import Store, run_key
-from mantra.simulator import ROOT, sim_binary, sim_check
+from mantra.simulator import ROOT, sim_binary, sim_check, with_video_quality
 from mantra.spec_check import check_spec
 
 
@@ -217,13 +217,28 @@ def _store_outcome(store: Store, key: str, job: Job, build: str, future: Future[
             "rebuild it or point MANTRA_SIM at the same build",
         }
     if out.get("result") is not None:  # finished (exit 0, or a teardown fault after the result: kept)
-        store.record_ok(key, job.seed, build, out["result"], out["host"])
+        store.record_ok(key, job.seed, build, _with_video(out["result"], job, tally), out["host"])
         tally.ran += 1
         return
     store.record_failed(key, job.seed, build, out["returncode"], out["stderr"], command, out["host"])
     tally.failed += 1
     last = (out["stderr"].strip().splitlines() or [f"exit status {out['returncode']}"])[-1]
     tally.failures.append(f"{job.campaign} {job.point} seed {job.seed}: {last}\n  reproduce: {command}")
+
+
+def _with_video(result_text: str, job: Job, tally: Tally) -> str:
+    """The result with its delivered video's quality (simulator.with_video_quality). The
+    finished run is kept even if that fails: the flow's `video` then holds the error."""
+    result = json.loads(result_text)
+    try:
+        return json.dumps(with_video_quality(result))
+    except Exception as e:  # noqa: BLE001 (a bug in the evaluation must not lose the run)
+        message = f"video evaluation failed: {type(e).__name__}: {e}"
+        for flow in result.get("flows", []):
+            if isinstance(flow.get("media"), dict):
+                flow["video"] = {"error": message}
+        tally.failures.append(f"{job.campaign} {job.point} seed {job.seed}: {message}")
+        return json.dumps(result)
 
 
 def say(text: str, progress: bool) -> None:

@@ -39,9 +39,17 @@ EndpointApp::EndpointApp(std::unique_ptr<mantra::Endpoint> endpoint, Role role, 
       flow_(flow),
       oracle_(oracle) {}
 
+void EndpointApp::carry_media(MediaLog* log, std::shared_ptr<const MediaSpec> spec, int64_t packet_bytes) {
+  media_log_ = log;
+  if (role_ != Role::kSender) return;
+  auto& sender = dynamic_cast<mantra::Sender&>(*endpoint_);
+  media_feeder_ = std::make_unique<RateMediaFeeder>(*log, sender, std::move(spec), packet_bytes, [this] { Pump(); });
+}
+
 void EndpointApp::report(FlowMetrics& metrics, nlohmann::json& extra) {
   if (role_ == Role::kSender) {
     metrics.set_diagnostics("sender", endpoint_diagnostics(*endpoint_));
+    if (media_feeder_) extra["media"] = media_feeder_->report();
     return;
   }
   metrics.set_diagnostics("receiver", endpoint_diagnostics(*endpoint_));
@@ -60,12 +68,14 @@ void EndpointApp::StartApplication() {
   socket_->SetIpRecvTos(true);
   socket_->SetRecvCallback(ns3::MakeCallback(&EndpointApp::OnReceive, this));
   running_ = true;
+  if (media_feeder_) media_feeder_->start();
   Pump();
 }
 
 void EndpointApp::StopApplication() {
   running_ = false;
   ns3::Simulator::Cancel(timer_);
+  if (media_feeder_) media_feeder_->stop();
   if (socket_) {
     socket_->SetRecvCallback(ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>>());
     socket_->Close();
@@ -92,6 +102,7 @@ void EndpointApp::OnReceive(ns3::Ptr<ns3::Socket> socket) {
         metrics_->on_arrival(now_s, ns3::NanoSeconds(tag.sent_ns).GetSeconds());
         metrics_->on_goodput(now_s, p->GetSize());
         if (tag.seq >= 0) oracle_->on_delivered(tag.flow, tag.seq);
+        if (media_log_ && tag.app_id >= 0) media_log_->on_datagram(tag.app_id, now_s);
       } else {
         metrics_->on_duplicate(now_s);
       }
@@ -132,8 +143,10 @@ void EndpointApp::Pump() {
       tag.sent_ns = ns3::Simulator::Now().GetNanoSeconds();
       tag.flow = flow_;
       tag.seq = d->seq;
+      tag.app_id = d->app_id;
       p->AddPacketTag(tag);
       if (d->seq >= 0) oracle_->on_sent(flow_, d->seq);
+      if (media_feeder_ && d->app_id >= 0) media_feeder_->on_sent();
     }
     if (d->ecn != mantra::Ecn::kNotEct) {
       ns3::SocketIpTosTag tos;

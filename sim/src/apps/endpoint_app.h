@@ -5,6 +5,9 @@
 // schedules one ns-3 event at poll_timeout(). The bytes on the wire are the
 // endpoint's bytes, unchanged. Measurement rides beside them in a packet tag
 // (the send time of data packets), so no protocol bytes are parsed here.
+// A flow with media: the sender's app feeds the video's packets to its
+// sender (media/rate_media_feeder.h), and the receiver's app tells the flow's
+// MediaLog which of them arrived (by the application id in the tag).
 #pragma once
 
 #include <ns3/application.h>
@@ -17,6 +20,8 @@
 #include "apps/flow_app.h"
 #include "mantra/endpoint.h"
 #include "measurement/flow_metrics.h"
+#include "media/media_log.h"
+#include "media/rate_media_feeder.h"
 
 namespace mantra::sim {
 
@@ -30,6 +35,9 @@ class EndpointApp : public FlowApp {
               FlowMetrics* metrics, uint32_t flow, LossOracle* oracle);
   const mantra::Endpoint& endpoint() const { return *endpoint_; }
   mantra::Endpoint& endpoint() { return *endpoint_; }
+  // Before the start: the sender carries the flow's video (its sender has an
+  // offered source), the receiver records its arrivals into `log`.
+  void carry_media(MediaLog* log, std::shared_ptr<const MediaSpec> spec, int64_t packet_bytes);
   // The endpoint's diagnostics; a receiver adds the flow's loss causes (the
   // loss oracle's) and, when it identifies causes, the score of its verdicts.
   void report(FlowMetrics& metrics, nlohmann::json& extra) override;
@@ -59,6 +67,8 @@ class EndpointApp : public FlowApp {
   std::vector<bool> arrived_;  // receiver: data sequence numbers seen, by number
   ns3::EventId timer_;
   bool running_ = false;
+  MediaLog* media_log_ = nullptr;                  // a flow with media
+  std::unique_ptr<RateMediaFeeder> media_feeder_;  // its sender's side
 };
 
 }  // namespace mantra::sim

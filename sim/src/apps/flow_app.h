@@ -16,6 +16,7 @@ namespace mantra::sim {
 
 class LossOracle;
 class ElfnNotices;
+class MediaLog;
 
 // Latest transmission time of each TCP sequence number, shared by a TCP
 // flow's source and sink (the sink's delay measurement).
@@ -33,6 +34,7 @@ struct FlowContext {
   LossOracle* oracle = nullptr;
   SegmentClock* clock = nullptr;  // TCP flows only
   ElfnNotices* elfn = nullptr;    // TCP flows with elfn
+  MediaLog* media = nullptr;      // flows with media: the fate of each frame (media/media_log.h)
 };
 
 class FlowApp : public ns3::Application {

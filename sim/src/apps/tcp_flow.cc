@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "apps/tcp_window_cap.h"
+#include "media/media_log.h"
 #include "tcp/elfn_notices.h"
 #include "tcp/rsc_var_tcp_socket.h"
 #include "tcp/tcp_flow_tag.h"
@@ -96,7 +97,12 @@ TcpSourceApp::TcpSourceApp(const FlowContext& context, const FlowKind& kind)
       metrics_(context.metrics),
       clock_(context.clock),
       elfn_(context.elfn),
-      kind_(kind) {}
+      kind_(kind) {
+  if (context.media) {
+    media_ = std::make_unique<TcpMediaSource>(*context.media, flow_.media, flow_.packet_size, flow_.max_window,
+                                              [this](uint32_t bytes) { return make_data(bytes); });
+  }
+}
 
 namespace {
 
@@ -168,6 +174,7 @@ void TcpSourceApp::report(FlowMetrics& metrics, nlohmann::json& extra) {
                        {"elfn_notices_delivered", static_cast<double>(n.delivered)}});
   }
   metrics.set_diagnostics("sender", std::move(d));
+  if (media_) extra["media"] = media_->report();
 }
 
 void TcpSourceApp::StartApplication() {
@@ -193,13 +200,18 @@ void TcpSourceApp::StartApplication() {
                            socket_);
   }
   socket_->Connect(InetSocketAddress(peer_, port_));
-  socket_->SetSendCallback(MakeCallback(&TcpSourceApp::Fill, this));
+  if (media_) {
+    media_->start(socket_);  // the video's pace, not greedy
+  } else {
+    socket_->SetSendCallback(MakeCallback(&TcpSourceApp::Fill, this));
+  }
   socket_->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(), MakeCallback(&TcpSourceApp::OnError, this));
 }
 
 void TcpSourceApp::OnError(ns3::Ptr<ns3::Socket>) { gave_up_ = true; }
 
 void TcpSourceApp::StopApplication() {
+  if (media_) media_->stop();
   if (socket_) {
     socket_->SetSendCallback(ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>, uint32_t>());
     socket_->Close();
@@ -209,15 +221,19 @@ void TcpSourceApp::StopApplication() {
 void TcpSourceApp::Fill(ns3::Ptr<ns3::Socket> socket, uint32_t available) {
   // A greedy source: keep the send buffer full.
   while (available >= static_cast<uint32_t>(flow_.packet_size)) {
-    ns3::Ptr<ns3::Packet> data = ns3::Create<ns3::Packet>(flow_.packet_size);
-    if (flow_.tcp.elfn) {  // for the ELFN notifier on the way
-      TcpFlowTag tag;
-      tag.flow = index_;
-      data->AddByteTag(tag);
-    }
-    if (socket->Send(data) < 0) break;
+    if (socket->Send(make_data(static_cast<uint32_t>(flow_.packet_size))) < 0) break;
     available = socket->GetTxAvailable();
   }
+}
+
+ns3::Ptr<ns3::Packet> TcpSourceApp::make_data(uint32_t bytes) const {
+  ns3::Ptr<ns3::Packet> data = ns3::Create<ns3::Packet>(bytes);
+  if (flow_.tcp.elfn) {  // for the ELFN notifier on the way
+    TcpFlowTag tag;
+    tag.flow = index_;
+    data->AddByteTag(tag);
+  }
+  return data;
 }
 
 void TcpSourceApp::OnTx(ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h, ns3::Ptr<const ns3::TcpSocketBase>) {
@@ -232,7 +248,8 @@ TcpSinkApp::TcpSinkApp(const FlowContext& context, const FlowKind& kind)
       metrics_(context.metrics),
       clock_(context.clock),
       kind_(kind),
-      probes_possible_(context.flow.tcp.elfn || find_flow_kind(context.flow.protocol)->tcp_freeze_probing) {}
+      probes_possible_(context.flow.tcp.elfn || find_flow_kind(context.flow.protocol)->tcp_freeze_probing),
+      media_(context.media) {}
 
 void TcpSinkApp::StartApplication() {
   using namespace ns3;
@@ -317,7 +334,10 @@ void TcpSinkApp::OnAccept(ns3::Ptr<ns3::Socket> socket, const ns3::Address&) {
 
 void TcpSinkApp::OnReceive(ns3::Ptr<ns3::Socket> socket) {
   while (ns3::Ptr<ns3::Packet> p = socket->Recv()) {
-    if (p->GetSize() > 0) metrics_->on_goodput(ns3::Simulator::Now().GetSeconds(), p->GetSize());
+    if (p->GetSize() == 0) continue;
+    metrics_->on_goodput(ns3::Simulator::Now().GetSeconds(), p->GetSize());
+    in_order_bytes_ += p->GetSize();
+    if (media_) media_->on_stream(in_order_bytes_, ns3::Simulator::Now().GetSeconds());
   }
 }
 

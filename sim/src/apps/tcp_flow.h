@@ -7,8 +7,10 @@
 // segment, initial window 1, no abort after six retries; docs/protocols/reno.md
 // has the table). The source's socket is a VariantTcpSocket: true Reno,
 // Freeze-Probing and ELFN are its options (tcp/variant_tcp_socket.h). A
-// greedy source, and a sink whose receive buffer is `receive_buffer`
-// segments when given.
+// greedy source, or with media the video's frames at their pace
+// (media/tcp_media_source.h), and a sink whose receive buffer is
+// `receive_buffer` segments when given; with media the sink hands its
+// in-order byte count to the flow's MediaLog.
 //
 // Measurement: every data segment the source's TCP transmits (retransmissions
 // included) counts as sent; every data segment reaching the sink's TCP counts
@@ -22,12 +24,14 @@
 #include <ns3/tcp-header.h>
 #include <ns3/tcp-socket-base.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "apps/flow_app.h"
 #include "apps/flow_kinds.h"
 #include "measurement/flow_metrics.h"
+#include "media/tcp_media_source.h"
 #include "tcp/variant_tcp_socket.h"
 
 namespace mantra::sim {
@@ -46,6 +50,8 @@ class TcpSourceApp : public FlowApp {
   void StartApplication() override;
   void StopApplication() override;
   void Fill(ns3::Ptr<ns3::Socket> socket, uint32_t available);
+  // A packet of `bytes` of the stream, tagged for the ELFN notifier when the flow has elfn.
+  ns3::Ptr<ns3::Packet> make_data(uint32_t bytes) const;
   void OnTx(ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h, ns3::Ptr<const ns3::TcpSocketBase> s);
   void OnError(ns3::Ptr<ns3::Socket> socket);
   int64_t cwr_entries_ = 0;  // ECN flows: window reductions on an ECN echo (entries into CA_CWR)
@@ -60,6 +66,7 @@ class TcpSourceApp : public FlowApp {
   FlowKind kind_;
   ns3::Ptr<VariantTcpSocket> socket_;
   bool gave_up_ = false;
+  std::unique_ptr<TcpMediaSource> media_;  // a flow with media: the video instead of the greedy source
 };
 
 class TcpSinkApp : public FlowApp {
@@ -89,6 +96,8 @@ class TcpSinkApp : public FlowApp {
   int64_t data_received_ = 0;  // ECN flows: data segments that reached the sink's IP
   ns3::Ptr<ns3::Socket> listener_;
   std::vector<ns3::Ptr<ns3::Socket>> accepted_;
+  MediaLog* media_ = nullptr;   // a flow with media
+  int64_t in_order_bytes_ = 0;  // handed to the application so far
 };
 
 }  // namespace mantra::sim

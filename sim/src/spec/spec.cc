@@ -24,22 +24,6 @@ using nlohmann::json;
 
 // -- sections ------------------------------------------------------------------
 
-// Rejects keys outside `allowed`, naming the first offender.
-void check_keys(const json& obj, const std::string& where, const std::set<std::string>& allowed) {
-  if (!obj.is_object()) throw SpecError(where, "must be an object");
-  for (const auto& [key, value] : obj.items()) {
-    if (!allowed.count(key)) throw SpecError(path(where, key), "unknown key");
-  }
-}
-
-const json& required(const json& obj, const std::string& where, const std::string& key) {
-  if (!obj.contains(key)) throw SpecError(path(where, key), "missing required field");
-  return obj.at(key);
-}
-
-// A name from a fixed list: non-strings are shown as they are.
-std::string name_of(const json& v) { return v.is_string() ? v.get<std::string>() : shown(v); }
-
 // A queue: a number (drop-tail packets) or {kind, limit, ...} (docs/run-spec.md, "Queues").
 QueueSpec parse_queue(const json& v, const std::string& key) {
   QueueSpec q;
@@ -503,7 +487,8 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
               "access_loss",
               "ecn",
               "wireless",
-              "rsc_var"});
+              "rsc_var",
+              "media"});
   FlowSpec f;
   const FlowKind* kind = flow_kind(required(v, where, "protocol"), where + ".protocol", f.protocol, false);
   if (kind->receiver_only) {
@@ -581,8 +566,10 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
     if (kind->tcp()) throw SpecError(where + "." + key, "tcp flows take no core parameters");
     (std::string(key) == "params" ? f.params : f.receiver_params) = core_params(v[key], where + "." + key);
   }
+  if (v.contains("media")) f.media = parse_media(v["media"], where + ".media", f.start_s, f.stop_s);
   // One place sets each: the flow's own keys, never a copy in params.
-  for (const auto& [param, flow_key] : {std::pair{"packet_size", "packet_size"}, std::pair{"rate_bps", "rate"}}) {
+  for (const auto& [param, flow_key] :
+       {std::pair{"packet_size", "packet_size"}, std::pair{"rate_bps", "rate"}, std::pair{"source_offered", "media"}}) {
     if (f.params.count(param)) {
       throw SpecError(where + ".params." + param,
                       std::string("set by the flow's key '") + flow_key + "', not in params");
@@ -591,6 +578,11 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
   if (!kind->tcp()) {  // the core checks its own parameters
     const auto sender = mantra::make_sender(f.protocol, f.sender_params());
     if (!sender.endpoint) throw SpecError(where + ".params", sender.error);
+    if (f.media && f.packet_size - sender.endpoint->data_header_bytes() < 1) {
+      throw SpecError(where + ".packet_size", "leaves no room for video after the protocol's " +
+                                                  std::to_string(sender.endpoint->data_header_bytes()) +
+                                                  "-byte header");
+    }
     const auto receiver = mantra::make_receiver(f.protocol, f.receiver_params);
     if (!receiver.endpoint) throw SpecError(where + ".receiver_params", receiver.error);
   }
@@ -687,6 +679,7 @@ mantra::Params FlowSpec::sender_params() const {
   mantra::Params p = params;
   p["packet_size"] = packet_size;
   if (find_flow_kind(protocol)->takes_rate) p["rate_bps"] = static_cast<double>(rate_bps);
+  if (media) p["source_offered"] = 1;
   return p;
 }
 
@@ -796,6 +789,7 @@ Spec parse_spec(const json& j) {
   }
   const int nodes = s.topology.node_count();
   double samples = 0;
+  double media_frames = 0;  // frames captured over the flows' active times (at most one loop more)
   for (size_t i = 0; i < flows.size(); ++i) {
     FlowSpec f = parse_flow(flows[i], i, s, nodes);
     const int count =
@@ -805,7 +799,12 @@ Spec parse_spec(const json& j) {
     }
     for (int c = 0; c < count; ++c) {
       samples += std::ceil((f.stop_s - f.start_s) / s.interval_s);
+      if (f.media) media_frames += (f.stop_s - f.media->start_s) * f.media->fps + f.media->frames_per_loop();
       s.flows.push_back(f);
+    }
+    if (media_frames > kMaxMediaFramesCaptured) {
+      throw SpecError(at("flows", i) + ".media", "gives about " + std::to_string(static_cast<int64_t>(media_frames)) +
+                                                     " frames over the flows' active times, at most 10000000");
     }
   }
   if (s.topology.kind == TopologyKind::kDumbbell) {

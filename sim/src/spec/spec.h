@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "mantra/params.h"
+#include "spec/media_spec.h"
 #include "tcp/rsc_var_machine.h"
 
 namespace mantra::sim {
@@ -163,6 +165,11 @@ struct FlowSpec {
   TcpFlowSpec tcp;                 // TCP kinds
   mantra::Params params;           // passed to the core sender (with packet_size, rate)
   mantra::Params receiver_params;  // passed to the core receiver
+  // The video the flow carries (media_spec.h); none: the transport's own
+  // source (greedy TCP, the core sender's source).
+  std::shared_ptr<const MediaSpec> media;
+  // params with the flow's own keys: packet_size, rate (cbr) and, with
+  // media, source_offered (the media app offers the packets).
   mantra::Params sender_params() const;
 };
 

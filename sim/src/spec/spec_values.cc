@@ -13,6 +13,20 @@ namespace spec_detail {
 
 using nlohmann::json;
 
+void check_keys(const json& obj, const std::string& where, const std::set<std::string>& allowed) {
+  if (!obj.is_object()) throw SpecError(where, "must be an object");
+  for (const auto& [key, value] : obj.items()) {
+    if (!allowed.count(key)) throw SpecError(path(where, key), "unknown key");
+  }
+}
+
+const json& required(const json& obj, const std::string& where, const std::string& key) {
+  if (!obj.contains(key)) throw SpecError(path(where, key), "missing required field");
+  return obj.at(key);
+}
+
+std::string name_of(const json& v) { return v.is_string() ? v.get<std::string>() : shown(v); }
+
 [[noreturn]] void out_of_range(const json& v, const std::string& key, const Range& r) {
   throw SpecError(key, shown(v) + " is out of range " + r.text);
 }

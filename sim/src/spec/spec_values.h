@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 namespace mantra::sim::spec_detail {
@@ -100,8 +101,38 @@ inline constexpr Range kRscVarStep{0, 1, "(0 .. 1 s)"};
 inline constexpr Range kRscVarCount{2, 10000, "(2 .. 10000)"};
 inline constexpr Range kRscVarUpdates{1, 10000, "(1 .. 10000)"};
 inline constexpr Range kRscVarSrtts{0.1, 1000, "(0.1 .. 1000 sRTTs)"};
+// media.fps: above 0; 1000 frames/s is beyond any camera a trace comes from.
+inline constexpr Range kMediaFps{0, 1000, "(above 0 .. 1000 frames/s)", true};
+// media.playout_delay: above 0 (a player that needs each frame as it is captured plays nothing).
+inline constexpr Range kMediaPlayoutDelay{0, kMaxTimeS, "(above 0 .. 1000000 s)", true};
+// media frame bytes: at least one; 10 MB is several times a 4K intra frame,
+// and keeps a frame's datagrams (at the smallest packet) near 230000.
+inline constexpr Range kMediaFrameBytes{1, 1e7, "(frame bytes 1 .. 10000000)"};
+// media frame layer: 0 base, 1 enhancement.
+inline constexpr Range kMediaLayer{0, 1, "(layer 0 base or 1 enhancement)"};
+// media frame capture_s, due_s: within a loop, on the spec's time scale.
+inline constexpr Range kMediaCapture{0, kMaxTimeS, "(capture_s 0 .. 1000000 s)"};
+inline constexpr Range kMediaDue{0, kMaxTimeS, "(due_s 0 .. 1000000 s)"};
+// media.representations: rungs of a ladder.
+inline constexpr size_t kMaxMediaRepresentations = 100;
+// media representations[i].frames: one loop of the video (11 hours at 25 frames/s).
+inline constexpr size_t kMaxMediaFrames = 1000000;
+// Frames captured over all flows' active times: the result lists each one
+// (rung and completion time) and the run keeps a record of each.
+inline constexpr double kMaxMediaFramesCaptured = 1e7;
 // params, receiver_params, latp_agent values.
 inline constexpr Range kCoreParam{-kMaxCoreParam, kMaxCoreParam, "(-1e9 .. 1e9; the protocol checks its own range)"};
+
+// -- sections ----------------------------------------------------------------------
+
+// Rejects a non-object and keys outside `allowed`, naming the first offender.
+void check_keys(const nlohmann::json& obj, const std::string& where, const std::set<std::string>& allowed);
+
+// obj[key], or "<where>.<key>: missing required field".
+const nlohmann::json& required(const nlohmann::json& obj, const std::string& where, const std::string& key);
+
+// A name from a fixed list: non-strings are shown as they are.
+std::string name_of(const nlohmann::json& v);
 
 // -- typed values ------------------------------------------------------------------
 

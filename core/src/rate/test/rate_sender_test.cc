@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "cbr/cbr.h"
+#include "mantra/registry.h"
+#include "tfrc/tfrc_wire.h"
 
 namespace mantra {
 namespace {
@@ -57,6 +59,36 @@ TEST(DataSource, APacketThatCanNoLongerArriveInTimeIsDroppedNotSent) {
   EXPECT_EQ(s->source().dropped_late(), 1);
 }
 
+// CBR's law taking every datagram as a report with an RTT sample of 2 s (as
+// when a flow's first packet waited for a route discovery).
+class SlowFirstSampleLaw : public cbr::CbrLaw {
+ public:
+  using cbr::CbrLaw::CbrLaw;
+  ReportOutcome on_datagram(Time, std::span<const uint8_t>, SendState& state) override {
+    state.add_rtt_sample(Duration::seconds(2));
+    return ReportOutcome::kTaken;
+  }
+};
+
+TEST(DataSource, AStaleRttEstimateDoesNotCallEveryPacketLateForEver) {
+  cbr::CbrConfig c;
+  c.rate = Rate::kbps(80);
+  c.sending.source = {SourceKind::kOffered, Rate::zero(), 100};
+  RateSender s(c.sending, std::make_unique<SlowFirstSampleLaw>(c));
+  s.offer({1000, ms(500)});
+  EXPECT_EQ(send_due(s, ms(0)).size(), 1u);
+  const std::vector<uint8_t> report = {0xFB};
+  s.handle_datagram(ms(100), report, Ecn::kNotEct);  // RTT 2 s: a one-way delay of 1 s
+  s.offer({1000, ms(600)});                          // due in 500 ms: late by the estimate
+  EXPECT_TRUE(send_due(s, ms(100)).empty());
+  EXPECT_EQ(s.source().dropped_late(), 1);
+  // Two seconds without sending: the estimate is stale, only the deadline counts.
+  s.offer({1000, ms(2400)});
+  const auto sent = send_due(s, ms(2000));
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_EQ(s.source().dropped_late(), 1);
+}
+
 TEST(DataSource, OverTheBoundTheOldestAreDropped) {
   auto s = offered_cbr(2);
   for (int64_t size : {100, 200, 300, 400, 500}) s->offer({size, std::nullopt});
@@ -87,6 +119,72 @@ TEST(DataSource, ParametersHaveOneMeaningAndOneRange) {
   ParamReader bad(small);
   SendingConfig::parse(bad, 16, c);
   EXPECT_EQ(bad.finish(), "packet_size must be between 16 and 65507 bytes");
+}
+
+TEST(DataSource, TheAppIdOfAnOfferedPacketRidesOnItsDatagram) {
+  auto s = offered_cbr();
+  Sender& sender = *s;  // through the interface a driver holds
+  EXPECT_TRUE(sender.offer({500, std::nullopt, (int64_t{7} << 27) | 3}));
+  EXPECT_TRUE(sender.offer({500, ms(1000), 42}));
+  EXPECT_TRUE(sender.offer({500, std::nullopt}));  // no id given
+  const auto first = send_due(*s, ms(0));
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0].app_id, (int64_t{7} << 27) | 3);
+  EXPECT_EQ(first[0].seq, 0);
+  EXPECT_EQ(send_due(*s, ms(50))[0].app_id, 42);
+  EXPECT_EQ(send_due(*s, ms(100))[0].app_id, -1);
+}
+
+TEST(DataSource, AGreedyOrConstantSenderRefusesOffersAndStampsNoAppId) {
+  for (const Params& params : {Params{}, Params{{"source_rate_bps", 80000}}}) {
+    auto made = make_sender("tfrc", params);
+    ASSERT_TRUE(made.endpoint) << made.error;
+    EXPECT_FALSE(made.endpoint->offer({500, std::nullopt, 9}));
+    const auto d = made.endpoint->poll_transmit(ms(0));
+    ASSERT_TRUE(d.has_value());
+    EXPECT_EQ(d->app_id, -1);
+  }
+}
+
+TEST(DataSource, SourceOfferedSelectsTheOfferedSourceForEveryRateSender) {
+  for (const char* protocol : {"tfrc", "adtfrc", "latp", "tfwmfc", "tfrc-loss"}) {
+    auto made = make_sender(protocol, {{"source_offered", 1}});
+    ASSERT_TRUE(made.endpoint) << protocol << ": " << made.error;
+    while (auto d = made.endpoint->poll_transmit(ms(0))) {  // a control packet (TF-WMFC's report), no data yet
+      EXPECT_NE(d->kind, DatagramKind::kData) << protocol;
+    }
+    EXPECT_TRUE(made.endpoint->offer({600, std::nullopt, 5})) << protocol;
+  }
+  auto cbr = make_sender("cbr", {{"rate_bps", 80000}, {"source_offered", 1}});
+  ASSERT_TRUE(cbr.endpoint) << cbr.error;
+  EXPECT_TRUE(cbr.endpoint->offer({600, std::nullopt, 5}));
+  const auto d = cbr.endpoint->poll_transmit(ms(0));
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->bytes.size(), 600u);
+  EXPECT_EQ(d->app_id, 5);
+  EXPECT_EQ(make_sender("tfrc", {{"source_offered", 2}}).error,
+            "source_offered must be 0 (the sender's own source) or 1 (offered)");
+  EXPECT_EQ(make_sender("tfrc", {{"source_offered", 1}, {"source_rate_bps", 8000}}).error,
+            "source_offered takes no source_rate_bps: the application sets the pace");
+  EXPECT_EQ(make_sender("cbr", {{"rate_bps", 80000}, {"source_rate_bps", 8000}}).error,
+            "cbr sends at its rate: it takes no source_rate_bps");
+}
+
+TEST(DataSource, EachSenderSaysHowManyBytesOfADatagramAreItsHeader) {
+  EXPECT_EQ(make_sender("tfrc", {}).endpoint->data_header_bytes(), static_cast<int64_t>(tfrc::kDataHeaderBytes));
+  EXPECT_EQ(make_sender("adtfrc", {}).endpoint->data_header_bytes(), static_cast<int64_t>(tfrc::kDataHeaderBytes));
+  EXPECT_EQ(make_sender("cbr", {{"rate_bps", 80000}}).endpoint->data_header_bytes(),
+            static_cast<int64_t>(cbr::kHeaderBytes));
+  // An offered packet of packet_size bytes carries packet_size - header of
+  // the application's data: the rest is the header the law writes.
+  auto s = offered_cbr();
+  s->offer({1000, std::nullopt, 1});
+  const auto d = send_due(*s, ms(0));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(static_cast<int64_t>(d[0].bytes.size()), 1000);
+  const auto header = cbr::decode(d[0].bytes);
+  ASSERT_TRUE(header);
+  EXPECT_EQ(s->data_header_bytes(), 16);
 }
 
 // A law that uses the hooks no shipped protocol uses yet: a rate update on

@@ -1,0 +1,141 @@
+"""The description of a media flow's video, as a user writes it: what content, which codec, which
+ladder of bitrates, the GOP, how the sender adapts (mode), the player's playout delay and the size
+of the datagrams the transport sends. Every field is required; a bad one is refused with an
+InputError naming its key ("media.ladder_bps: ...").
+
+    content:         {resolution: qcif | cif, seconds: > 0, fps: > 0, seed: int}
+    codec:           mpeg4 | h264
+    ladder_bps:      ascending list of positive ints (one representation each)
+    gop_frames:      frames per GOP (>= b_frames + 2); the video is trimmed to whole GOPs
+    b_frames:        B frames between anchors, 0..4 (layered needs at least 1)
+    mode:            ladder (a representation per GOP) | layered (also drop B frames)
+    playout_delay_s: >= 0
+    packet_bytes:    datagram size, 1..65507
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from mantra.errors import InputError
+from mantra.media.content import RESOLUTIONS, frame_count
+from mantra.media.encode import ENCODERS, MAX_B_FRAMES
+
+MODES = ("ladder", "layered")
+MAX_DATAGRAM_BYTES = 65507
+
+
+@dataclass(frozen=True)
+class ContentDesc:
+    resolution: str
+    seconds: float
+    fps: float
+    seed: int
+
+    def __post_init__(self) -> None:
+        _choice(self.resolution, "content.resolution", tuple(RESOLUTIONS))
+        _number(self.seconds, "content.seconds", positive=True)
+        _number(self.fps, "content.fps", positive=True)
+        _integer(self.seed, "content.seed")
+
+
+@dataclass(frozen=True)
+class MediaDesc:
+    content: ContentDesc
+    codec: str
+    ladder_bps: tuple[int, ...]
+    gop_frames: int
+    b_frames: int
+    mode: str
+    playout_delay_s: float
+    packet_bytes: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.content, ContentDesc):
+            raise InputError(f"{_WHERE}.content: {self.content!r} is not a content description")
+        _choice(self.codec, "codec", tuple(ENCODERS))
+        if not isinstance(self.ladder_bps, tuple) or not self.ladder_bps:
+            raise InputError(f"{_WHERE}.ladder_bps: {self.ladder_bps!r} is not a non-empty list of bitrates")
+        for rate in self.ladder_bps:
+            _integer(rate, "ladder_bps", minimum=1)
+        if any(a >= b for a, b in zip(self.ladder_bps, self.ladder_bps[1:], strict=False)):
+            raise InputError(f"{_WHERE}.ladder_bps: {list(self.ladder_bps)} is not strictly ascending")
+        _integer(self.b_frames, "b_frames", minimum=0, maximum=MAX_B_FRAMES)
+        _choice(self.mode, "mode", MODES)
+        if self.mode == "layered" and self.b_frames == 0:
+            raise InputError(f"{_WHERE}.b_frames: layered mode needs B frames (its enhancement layer), not 0")
+        _integer(self.gop_frames, "gop_frames", minimum=self.b_frames + 2)
+        if self.frames < self.gop_frames:
+            raise InputError(
+                f"{_WHERE}.content.seconds: {self.content.seconds} s at {self.content.fps} fps is"
+                f" {frame_count(self.content.seconds, self.content.fps)} frames, less than one GOP ({self.gop_frames})"
+            )
+        _number(self.playout_delay_s, "playout_delay_s", positive=False)
+        _integer(self.packet_bytes, "packet_bytes", minimum=1, maximum=MAX_DATAGRAM_BYTES)
+
+    @property
+    def frames(self) -> int:
+        """The video's frame count: the content's, trimmed to a whole number of GOPs."""
+        n = frame_count(self.content.seconds, self.content.fps)
+        return n - n % self.gop_frames
+
+    @staticmethod
+    def from_dict(d: object) -> MediaDesc:
+        """The description in `d` (parsed JSON or YAML)."""
+        m = _mapping(d, _WHERE, _FIELDS)
+        c = _mapping(m["content"], f"{_WHERE}.content", _CONTENT_FIELDS)
+        ladder = m["ladder_bps"]
+        return MediaDesc(
+            content=ContentDesc(**c),
+            codec=m["codec"],
+            ladder_bps=tuple(ladder) if isinstance(ladder, list) else ladder,
+            gop_frames=m["gop_frames"],
+            b_frames=m["b_frames"],
+            mode=m["mode"],
+            playout_delay_s=m["playout_delay_s"],
+            packet_bytes=m["packet_bytes"],
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """The description as from_dict reads it."""
+        return {**asdict(self), "ladder_bps": list(self.ladder_bps)}
+
+
+_WHERE = "media"
+_FIELDS = tuple(f.name for f in fields(MediaDesc))
+_CONTENT_FIELDS = tuple(f.name for f in fields(ContentDesc))
+
+
+def _mapping(d: object, where: str, names: tuple[str, ...]) -> Mapping[str, Any]:
+    if not isinstance(d, Mapping):
+        raise InputError(f"{where}: {d!r} is not a mapping")
+    missing = [n for n in names if n not in d]
+    if missing:
+        raise InputError(f"{where}.{missing[0]}: missing")
+    unknown = [k for k in d if k not in names]
+    if unknown:
+        raise InputError(f"{where}.{unknown[0]}: unknown key (expected {', '.join(names)})")
+    return d
+
+
+def _integer(v: object, key: str, minimum: int | None = None, maximum: int | None = None) -> None:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise InputError(f"{_WHERE}.{key}: {v!r} is not an integer")
+    if (minimum is not None and v < minimum) or (maximum is not None and v > maximum):
+        bounds = f"{minimum if minimum is not None else '-inf'}..{maximum if maximum is not None else 'inf'}"
+        raise InputError(f"{_WHERE}.{key}: {v} is out of range ({bounds})")
+
+
+def _number(v: object, key: str, positive: bool) -> None:
+    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+        raise InputError(f"{_WHERE}.{key}: {v!r} is not a finite number")
+    if v < 0 or (positive and v == 0):
+        raise InputError(f"{_WHERE}.{key}: {v} is not {'positive' if positive else 'non-negative'}")
+
+
+def _choice(v: object, key: str, choices: tuple[str, ...]) -> None:
+    if v not in choices:
+        raise InputError(f"{_WHERE}.{key}: {v!r} is not one of {', '.join(choices)}")

@@ -1,0 +1,109 @@
+#include "media/tcp_media_source.h"
+
+#include <ns3/callback.h>
+#include <ns3/simulator.h>
+#include <ns3/uinteger.h>
+
+#include <algorithm>
+#include <utility>
+
+namespace mantra::sim {
+
+TcpMediaSource::TcpMediaSource(MediaLog& log, std::shared_ptr<const MediaSpec> spec, int segment_bytes,
+                               int max_window_segments, std::function<ns3::Ptr<ns3::Packet>(uint32_t)> make_data)
+    : log_(log),
+      schedule_(std::move(spec), segment_bytes, 0),  // the window counts data bytes only: no overhead
+      max_window_bytes_(static_cast<double>(max_window_segments) * segment_bytes),
+      make_data_(std::move(make_data)) {}
+
+void TcpMediaSource::start(ns3::Ptr<ns3::TcpSocketBase> socket) {
+  socket_ = socket;
+  cwnd_trace_ = ns3::MakeBoundCallback(
+      +[](TcpMediaSource* self, uint32_t, uint32_t now) { self->cwnd_bytes_ = now; }, this);
+  rtt_trace_ = ns3::MakeBoundCallback(
+      +[](TcpMediaSource* self, ns3::Time, ns3::Time now) { self->srtt_s_ = now.GetSeconds(); }, this);
+  state_trace_ = ns3::MakeBoundCallback(&TcpMediaSource::on_cong_state, this);
+  socket_->TraceConnectWithoutContext("CongestionWindow", cwnd_trace_);
+  socket_->TraceConnectWithoutContext("RTT", rtt_trace_);
+  socket_->TraceConnectWithoutContext("CongState", state_trace_);
+  // One window of send buffer: what TCP has not sent yet waits in the
+  // application's queue, where a frame gone stale can still be skipped.
+  socket_->SetAttribute("SndBufSize", ns3::UintegerValue(static_cast<uint64_t>(max_window_bytes_)));
+  socket_->SetSendCallback(ns3::MakeBoundCallback(
+      +[](TcpMediaSource* self, ns3::Ptr<ns3::Socket>, uint32_t) { self->push(); }, this));
+  schedule_next();
+}
+
+void TcpMediaSource::on_cong_state(TcpMediaSource* self, ns3::TcpSocketState::TcpCongState_t,
+                                   ns3::TcpSocketState::TcpCongState_t now) {
+  self->disorder_ = now == ns3::TcpSocketState::CA_DISORDER;
+  // Data held back during the disorder goes once it ends (after the ACK that ended it is handled).
+  if (!self->disorder_ && !self->queue_.empty()) ns3::Simulator::ScheduleNow(&TcpMediaSource::push, self);
+}
+
+void TcpMediaSource::stop() {
+  ns3::Simulator::Cancel(event_);
+  if (!socket_) return;
+  // The socket outlives this source: nothing of it may call back here.
+  socket_->SetSendCallback(ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>, uint32_t>());
+  socket_->TraceDisconnectWithoutContext("CongestionWindow", cwnd_trace_);
+  socket_->TraceDisconnectWithoutContext("RTT", rtt_trace_);
+  socket_->TraceDisconnectWithoutContext("CongState", state_trace_);
+}
+
+double TcpMediaSource::allowed_bps() const {
+  if (srtt_s_ <= 0) return 0;
+  return std::min(static_cast<double>(cwnd_bytes_), max_window_bytes_) * 8 / srtt_s_;
+}
+
+void TcpMediaSource::schedule_next() {
+  // In decode order: a frame is taken at its capture, never before the one before it.
+  const double wait_s = std::max(0.0, schedule_.next_capture_s() - ns3::Simulator::Now().GetSeconds());
+  event_ = ns3::Simulator::Schedule(ns3::Seconds(wait_s), &TcpMediaSource::capture, this);
+}
+
+void TcpMediaSource::capture() {
+  const FrameDecision d = schedule_.next(allowed_bps());
+  log_.on_frame(d);
+  if (d.rep >= 0) {
+    queue_.push_back({d.frame, d.bytes, d.deadline_s, false});
+    log_.counters().bytes_offered += d.bytes;
+    push();
+  }
+  schedule_next();
+}
+
+void TcpMediaSource::push() {
+  MediaCounters& c = log_.counters();
+  const double now_s = ns3::Simulator::Now().GetSeconds();
+  while (!queue_.empty()) {
+    Queued& f = queue_.front();
+    if (!f.started && now_s > f.deadline_s) {  // stale before its first byte: skipped whole
+      log_.frame(f.frame).rep = -1;
+      ++c.frames_skipped;
+      queue_.pop_front();
+      continue;
+    }
+    const uint32_t room = socket_->GetTxAvailable();
+    if (room == 0 || disorder_) return;
+    const auto n = static_cast<uint32_t>(std::min<int64_t>(room, f.left));
+    if (socket_->Send(make_data_(n), 0) < 0) return;
+    if (!f.started) {
+      f.started = true;
+      ++c.frames_sent;
+      log_.on_written(f.frame, stream_bytes_ + f.left);
+    }
+    f.left -= n;
+    stream_bytes_ += n;
+    c.bytes_written += n;
+    if (f.left == 0) queue_.pop_front();
+  }
+}
+
+nlohmann::json TcpMediaSource::report() {
+  log_.counters().frames_unsent =
+      std::count_if(queue_.begin(), queue_.end(), [](const Queued& q) { return !q.started; });
+  return log_.report();
+}
+
+}  // namespace mantra::sim

@@ -148,6 +148,7 @@ def test_layered_video_over_a_fixed_rate_leaves_out_enhancement_frames(write_spe
         ("freeze-probing", {}),
         ("newreno", {"elfn": True}),
         ("newreno", {"receiver": "rsc-var"}),
+        ("vegas", {}),
     ],
 )
 def test_every_transport_reports_the_video(write_spec, protocol, keys):

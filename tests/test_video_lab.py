@@ -15,8 +15,10 @@ from lab_helpers import ROOT, synthetic_store
 from mantra.errors import SpecKeyError
 from mantra.lab.analysis import campaign_frame
 from mantra.lab.claims import evaluate
+from mantra.lab.pictures import PictureRequest
 from mantra.lab.plots import draw
 from mantra.lab.report import write_report
+from mantra.lab.video_pictures import video_pictures
 from mantra.media.flow_video import expand_video
 from mantra.simulator import run_spec
 
@@ -114,7 +116,10 @@ def test_a_video_over_a_clean_link_is_seen_at_the_encoders_quality() -> None:
     assert video["frames_evaluated"] == len(video["series"]["t"]) > 90
     # The decoder's concealment (video_ec) has nothing to conceal: the same pictures.
     ec = result["flows"][0]["video_ec"]
-    assert {k: ec[k] for k in video if k != "series"} == {k: v for k, v in video.items() if k != "series"}
+    assert {k: ec[k] for k in ec if k in video and k != "series"} == {
+        k: v for k, v in video.items() if k in ec and k != "series"
+    }
+    assert video["gops_at_top_share"] == 1 and video["gops_at_bottom_share"] == 0  # cbr allows its own 400 kb/s
     assert ec["decode_errors"] == 0 and ec["series"]["psnr_db"] == video["series"]["psnr_db"]
     assert result["provenance"]["codecs"]["pyav"]
     assert result["flows"][0]["media"]["source"]["video"]["codec"] == "h264"
@@ -192,3 +197,29 @@ def test_the_reports_first_section_holds_the_comparison_tables(tmp_path) -> None
     assert glance < page.index('id="claims"')
     assert page.index("32.2 ± 0.2 dB", glance) < page.index('id="claims"')
     assert 'href="#glance"' in page
+
+
+def test_the_video_pictures_show_each_schemes_trace_and_frame(tmp_path) -> None:
+    """The `video` picture maker on two real runs (cbr at two rates over a clean link): the PSNR
+    trace and the frame strip exist as PNGs, and the captions name the slot shown."""
+    runs = {
+        rate: run_spec(expand_video({**spec_with(VIDEO, rate=rate), "measure": {"from": 2}}))
+        for rate in ("400kbps", "100kbps")
+    }
+    doc = {
+        "campaign": "pictures",
+        "base": {"duration": 6, "flows": [{"protocol": "cbr", "rate": "400kbps", "src": 0, "dst": 1}]},
+        "grid": {"rate": {r: {"flows.0.rate": r} for r in runs}},
+        "seeds": [1],
+        "metrics": {"psnr_db": "flows.0.video.mean_psnr_db"},
+        "plots": [{"kind": "pictures", "maker": "video", "options": {"series": "rate"}, "metric": "psnr_db"}],
+    }
+    camp, store, out = synthetic_store(tmp_path, doc, lambda point, seed: runs[point["rate"]])
+    request = PictureRequest(store, camp, campaign_frame(store.frame(), camp), out, {"series": "rate"}, "pictures-1")
+    made = video_pictures(request)
+    assert [path for path, _ in made] == ["pictures/pictures-1-psnr.png", "pictures/pictures-1-frame.png"]
+    for path, _ in made:
+        assert (out / path).read_bytes().startswith(b"\x89PNG")
+    assert "as each rate's viewer saw it" in made[1][1]
+    with pytest.raises(ValueError, match="options.series"):
+        video_pictures(PictureRequest(store, camp, request.runs, out, {"series": "speed"}, "pictures-1"))

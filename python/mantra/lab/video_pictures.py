@@ -25,6 +25,8 @@ from mantra.media.flow_video import flow_playout
 from mantra.media.ladder import PreparedMedia
 from mantra.media.player import Playout
 
+SPAN_S = 10.0  # the display time the PSNR trace shows
+
 
 def _video_flow(result: dict[str, Any], flow: int | None) -> int:
     flows = result.get("flows", [])
@@ -55,37 +57,43 @@ def video_pictures(request: PictureRequest) -> list[tuple[str, str]]:
         return []
     qualities = {label: assess(video, playout) for label, (video, playout) in played.items()}
     video, first = next(iter(played.values()))
-    top = SlotTrace(first.time_s, video.reps[-1].psnr_db[first.source_frame])
     out_dir = request.out_dir / "pictures"
     out_dir.mkdir(parents=True, exist_ok=True)
-    trace_name = f"{request.name}-psnr.png"
-    psnr_trace_png(
-        out_dir / trace_name,
-        {label: q.psnr_trace() for label, q in qualities.items()},
-        top,
-        f"per-frame PSNR, seed {seed}",
-    )
     # The slot where the schemes differ most, among the slots every run displayed.
-    common = set.intersection(*(set(p.slots.tolist()) for _, p in played.values()))
-    slots = sorted(common)
+    slots = sorted(set.intersection(*(set(p.slots.tolist()) for _, p in played.values())))
     spread = [
         max(qualities[label].psnr_db[int(np.searchsorted(p.slots, s))] for label, (_, p) in played.items())
         - min(qualities[label].psnr_db[int(np.searchsorted(p.slots, s))] for label, (_, p) in played.items())
         for s in slots
     ]
     slot = slots[int(np.argmax(spread))]
+    time_s = first.video_start_s + first.playout_delay_s + slot / first.fps
+    # The trace over SPAN_S around that frame: at 25 frames/s a whole run is a blur of lines.
+    lo, hi = time_s - SPAN_S / 2, time_s + SPAN_S / 2
+
+    def near(trace: SlotTrace) -> SlotTrace:
+        keep = (trace.time_s >= lo) & (trace.time_s <= hi)
+        return SlotTrace(trace.time_s[keep], trace.value[keep])
+
+    trace_name = f"{request.name}-psnr.png"
+    psnr_trace_png(
+        out_dir / trace_name,
+        {label: near(q.psnr_trace()) for label, q in qualities.items()},
+        near(SlotTrace(first.time_s, video.reps[-1].psnr_db[first.source_frame])),
+        f"per-frame PSNR around t = {time_s:.1f} s, seed {seed}",
+    )
     shown: dict[str, Picture] = {}
     for label, (_, playout) in played.items():
         shown[label] = playout.picture(int(np.searchsorted(playout.slots, slot)))
     frame = slot % video.frames
     strip_name = f"{request.name}-frame.png"
     frame_strip_png(out_dir / strip_name, shown, video.content.video.picture(frame), slot)
-    time_s = first.video_start_s + first.playout_delay_s + slot / first.fps
     return [
         (
             f"pictures/{trace_name}",
-            f"Per-frame PSNR of Y over the measured display time, seed {seed}, one run per {series}; dashed: "
-            "the encoder's top rung with no network.",
+            f"Per-frame PSNR of Y over the {SPAN_S:g} s of display time around the frame below, seed {seed}, "
+            f"one run per {series}; dashed: the encoder's top rung with no network. The whole run's means are "
+            "in the table above.",
         ),
         (
             f"pictures/{strip_name}",

@@ -113,3 +113,17 @@ def test_codec_versions():
     assert v["libavcodec"].startswith("62.")
     assert v["encoders"] == {"mpeg4": "mpeg4", "h264": "libx264"}
     assert v["libx264"].startswith("x264 - core ")
+
+
+def test_cif_content_encodes_and_decodes_at_its_size():
+    """CIF (352x288) as well as QCIF: the content, the encoder and the decoder keep its size, and
+    the decode of the stream is the encoder's own (the pictures its PSNR was measured on)."""
+    content = make_content("cif", 0.48, 25, 2)
+    assert (content.video.width, content.video.height, content.video.u.shape[1:]) == (352, 288, (144, 176))
+    for codec in ("mpeg4", "h264"):
+        stream = encode(content, codec, 512000, 12, 0)
+        pictures = decode(codec, [(p, d) for p, d in zip(stream.packets, stream.display, strict=True)])
+        assert len(pictures) == 12
+        for i in range(12):
+            assert np.array_equal(pictures[i].picture.y, stream.decoded.y[i])
+        assert stream.psnr_db.mean() > 25

@@ -136,3 +136,8 @@ def test_pick_takes_the_run_ranked_at_q_and_reports_its_own_metric():
     # An order statistic has no interval: the value decides, over at least two runs.
     assert judge(1.25, 0.0, 3, (1.2, None)) == "pass"
     assert judge(1.25, 0.0, 1, (1.2, None)) == "inconclusive"
+
+
+def test_the_same_value_at_every_seed_is_exactly_it_with_no_spread():
+    # 1.48 three times: the float mean is 1.4799999999999998 and the sample deviation 2.7e-16
+    assert t_interval([1.48, 1.48, 1.48]) == (1.48, 0.0, 3)

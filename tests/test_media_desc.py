@@ -39,9 +39,11 @@ def _with(path, value):
         ("b_frames", 9, "media.b_frames: 9 is out of range"),
         ("b_frames", True, "media.b_frames: True is not an integer"),
         ("mode", "svc", "media.mode: 'svc' is not one of ladder, layered"),
-        ("playout_delay_s", -0.1, "media.playout_delay_s: -0.1 is not non-negative"),
+        ("playout_delay_s", -0.1, "media.playout_delay_s: -0.1 is not positive"),
+        ("playout_delay_s", 0, "media.playout_delay_s: 0 is not positive"),  # as the simulator refuses it
         ("playout_delay_s", "1s", "media.playout_delay_s: '1s' is not a finite number"),
         ("packet_bytes", 0, "media.packet_bytes: 0 is out of range"),
+        ("packet_bytes", 1461, "media.packet_bytes: 1461 is out of range"),  # a flow's packet_size
         ("packet_bytes", _with, "media.packet_bytes: missing"),
         ("content.resolution", "4k", "media.content.resolution: '4k' is not one of qcif, cif"),
         ("content.seconds", 0, "media.content.seconds: 0 is not positive"),

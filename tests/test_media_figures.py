@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from mantra.media.assess import evaluate
+from mantra.media.assess import SlotTrace, evaluate
 from mantra.media.content import Picture, grey_picture
 from mantra.media.figures import frame_strip_png, psnr_trace_png, yuv_to_rgb
 from media_helpers import on_time, prepared, window
@@ -21,7 +21,9 @@ def test_pictures_are_drawn(tmp_path):
     media = on_time(p)
     media["frames"][20][1] = -1.0
     q = evaluate(p, media, *window(p))
-    psnr_trace_png(tmp_path / "trace.png", {"lossy": q.psnr_trace()}, q.encoder_trace(), "test")
+    psnr_trace_png(
+        tmp_path / "trace.png", {"lossy": q.psnr_trace()}, SlotTrace(q.time_s, q.slot_encoder_psnr_db), "test"
+    )
     frame = 22
     pictures = {"lossy": p.reps[0].decoded.picture(19), "no loss": p.reps[0].decoded.picture(frame)}
     frame_strip_png(tmp_path / "strip.png", pictures, p.content.video.picture(frame), frame)

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from lab_helpers import ROOT, synthetic_store
@@ -56,6 +57,8 @@ def spec_with(video: dict, **flow: object) -> dict:
         ({"ladder": []}, "flows[0].video.ladder", "non-empty"),
         ({"gop": 1}, "flows[0].video.gop", "out of range"),
         ({"playout_delay": "soon"}, "flows[0].video.playout_delay", "not a duration"),
+        ({"playout_delay": 0}, "flows[0].video.playout_delay", "out of range"),
+        ({"fps": 2000}, "flows[0].video.fps", "out of range"),
         ({"mode": "layered"}, "flows[0].video.b_frames", "layered mode needs B frames"),
         ({"resolution": "4k"}, "flows[0].video.resolution", "not one of"),
     ],
@@ -181,7 +184,10 @@ def test_the_matrix_has_a_row_per_series_and_a_column_per_x_and_metric(tmp_path)
     assert figure.png and figure.png.startswith(b"\x89PNG")
 
     (verdict,) = evaluate(frame, camp)
-    assert verdict.mean == pytest.approx(3.0)  # the same seeds paired: exactly 3 dB each
+    # Each seed's runs paired: exactly 3 dB at every seed, so no spread (an unpaired comparison
+    # would see the seeds' own 0.1 dB steps); in the metric's unit.
+    assert verdict.mean == pytest.approx(3.0) and verdict.ci95 < 1e-9 and verdict.n == 3
+    assert verdict.unit.suffix == " dB"
     assert verdict.verdict == "pass"
     assert verdict.estimate.startswith("psnr_db difference")
 
@@ -221,5 +227,39 @@ def test_the_video_pictures_show_each_schemes_trace_and_frame(tmp_path) -> None:
     for path, _ in made:
         assert (out / path).read_bytes().startswith(b"\x89PNG")
     assert "as each rate's viewer saw it" in made[1][1]
+    # The frame shown is the one where the two runs' stored per-slot PSNRs differ most.
+    a, b = (np.array(runs[r]["flows"][0]["video"]["series"]["psnr_db"]) for r in runs)
+    first_slot = round((runs["400kbps"]["flows"][0]["video"]["series"]["t"][0] - 0.5 - 0.5) * 25)
+    assert f"Display slot {first_slot + int(np.argmax(np.abs(a - b)))} " in made[1][1]
     with pytest.raises(ValueError, match="options.series"):
         video_pictures(PictureRequest(store, camp, request.runs, out, {"series": "speed"}, "pictures-1"))
+
+
+def test_a_packet_size_the_frames_cannot_be_cut_into_is_named_as_the_flows_key() -> None:
+    with pytest.raises(SpecKeyError) as e:
+        expand_video(spec_with(VIDEO, packet_size=20))
+    assert e.value.key == "flows[0].packet_size" and "out of range" in e.value.message
+
+
+def test_a_failed_video_evaluation_keeps_the_finished_run(tmp_path, monkeypatch) -> None:
+    """The runner evaluates each run's video after the simulator; if that fails the run stays
+    finished, its flow's `video` holding the error, and the failure is told."""
+    from lab_helpers import write_campaign
+    from mantra.lab import runner
+    from mantra.lab.load import load_campaign
+    from mantra.lab.store import Store
+
+    def broken(result: dict) -> dict:
+        raise RuntimeError("decoder on fire")
+
+    monkeypatch.setattr(runner, "with_video_quality", broken)
+    base = {k: v for k, v in spec_with(VIDEO).items() if k != "seed"}
+    doc = {"campaign": "broken-video", "base": base, "grid": {"duration": [4]}, "seeds": [1]}
+    doc["metrics"] = {"psnr_db": "flows.0.video.mean_psnr_db"}
+    camp = load_campaign(write_campaign(tmp_path / "c.yaml", doc))
+    tally = runner.run_campaigns([camp], tmp_path / "out", workers=1, progress=False)
+    assert tally.ran == 1 and tally.failed == 0
+    assert any("video evaluation failed: RuntimeError: decoder on fire" in f for f in tally.failures)
+    store = Store(tmp_path / "out", create=False)
+    (key,) = store.frame()["key"]
+    assert store.result(key)["flows"][0]["video"] == {"error": "video evaluation failed: RuntimeError: decoder on fire"}

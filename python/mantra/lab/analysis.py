@@ -24,6 +24,8 @@ def t_interval(values: Any) -> tuple[float, float, int]:
         return math.nan, math.nan, 0
     if n == 1:
         return float(x[0]), math.nan, 1
+    if np.ptp(x) == 0:  # the same value at every seed: exactly it, no spread (not float noise)
+        return float(x[0]), 0.0, n
     half = stats.t.ppf(0.975, n - 1) * x.std(ddof=1) / math.sqrt(n)
     return float(x.mean()), float(half), n
 

@@ -129,10 +129,11 @@ def claim_selections(check: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _unit(camp: Campaign, check: dict[str, Any]) -> Unit:
-    """A ratio of two means has no unit; the other numbers have their metric's."""
-    if check["kind"] == "difference":
-        return metric_unit(camp, check["metric"])
-    return PLAIN if check["kind"] == "ratio" or "num" in check else metric_unit(camp, check["metric"])
+    """A ratio of two means, and a slope (the metric per unit of an axis), are written bare; a
+    value, a difference and a picked run have their metric's unit."""
+    if check["kind"] in ("ratio", "trend") or (check["kind"] == "pick" and "num" in check):
+        return PLAIN
+    return metric_unit(camp, check["metric"])
 
 
 def _bounds(check: dict[str, Any]) -> tuple[float | None, float | None]:
@@ -147,21 +148,15 @@ def _samples(frame: pd.DataFrame, check: dict[str, Any]) -> tuple[pd.Series, str
     if check["kind"] == "value":
         return per_seed(rows, metric), metric
     if check["kind"] == "ratio":
-        num = per_seed(select(rows, check["num"]), metric)
         den_metric = check.get("den_metric", metric)
-        den = per_seed(select(rows, check["den"]), den_metric)
-        both = pd.concat([num, den], axis=1, join="inner").dropna()
-        ratio = both.iloc[:, 0] / both.iloc[:, 1].where(both.iloc[:, 1] != 0)
+        num, den = _paired(rows, check, den_metric)
+        ratio = num / den.where(den != 0)
         if den_metric != metric:
             return ratio, f"{metric} / {den_metric}"
-        label = "/".join(",".join(f"{v}" for v in check[k].values()) for k in ("num", "den"))
-        return ratio, f"{metric} ratio {label}"
+        return ratio, f"{metric} ratio {_names(check, '/')}"
     if check["kind"] == "difference":
-        num = per_seed(select(rows, check["num"]), metric)
-        den = per_seed(select(rows, check["den"]), metric)
-        both = pd.concat([num, den], axis=1, join="inner").dropna()
-        label = " − ".join(",".join(f"{v}" for v in check[k].values()) for k in ("num", "den"))
-        return both.iloc[:, 0] - both.iloc[:, 1], f"{metric} difference {label}"
+        num, den = _paired(rows, check, metric)
+        return num - den, f"{metric} difference {_names(check, ' − ')}"
     x = check["x"]
     slopes = {}
     for seed, group in rows.groupby("seed"):
@@ -169,6 +164,20 @@ def _samples(frame: pd.DataFrame, check: dict[str, Any]) -> tuple[pd.Series, str
         if len(points) >= 2:
             slopes[seed] = float(np.polyfit(points.index.astype(float), points.to_numpy(float), 1)[0])
     return pd.Series(slopes, dtype=float), f"slope of {metric} per unit of {x}"
+
+
+def _paired(rows: pd.DataFrame, check: dict[str, Any], den_metric: str) -> tuple[pd.Series, pd.Series]:
+    """The metric per seed under `num` and `den_metric` per seed under `den`, on the seeds both
+    have (a paired comparison)."""
+    num = per_seed(select(rows, check["num"]), check["metric"])
+    den = per_seed(select(rows, check["den"]), den_metric)
+    both = pd.concat([num, den], axis=1, join="inner").dropna()
+    return both.iloc[:, 0], both.iloc[:, 1]
+
+
+def _names(check: dict[str, Any], sep: str) -> str:
+    """The values `num` and `den` select, as a label: "tfrc/tcp"."""
+    return sep.join(",".join(f"{v}" for v in check[k].values()) for k in ("num", "den"))
 
 
 def _pick(rows: pd.DataFrame, metric: str, by: str, q: float) -> tuple[float, int]:
@@ -193,8 +202,7 @@ def _picked(frame: pd.DataFrame, check: dict[str, Any]) -> tuple[float, int, str
     num, n_num = _pick(select(rows, check["num"]), metric, by, q)
     den, n_den = _pick(select(rows, check["den"]), metric, by, q)
     ratio = num / den if den else math.nan
-    names = "/".join(",".join(f"{v}" for v in check[k].values()) for k in ("num", "den"))
-    return ratio, min(n_num, n_den), f"{label}, ratio {names}"
+    return ratio, min(n_num, n_den), f"{label}, ratio {_names(check, '/')}"
 
 
 def judge(mean: float, half: float, n: int, bounds: tuple[float | None, float | None]) -> str:

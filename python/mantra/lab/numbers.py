@@ -90,9 +90,8 @@ def _exponent(value: float, digits: int = 7) -> int:
 
 
 def _rounded(value: float, decimals: int) -> Decimal:
-    """The value rounded half up to `decimals` places (negative: to tens, hundreds, ...); a
-    NumPy scalar is read as the float it holds (its repr names its type)."""
-    return Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    """The value rounded half up to `decimals` places (negative: to tens, hundreds, ...)."""
+    return Decimal(repr(value)).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
 
 
 def _written(value: Decimal) -> str:
@@ -125,11 +124,6 @@ def number(value: float | int | None, unit: Unit = PLAIN, digits: int = 3) -> st
     return _written(_rounded(v, decimals)) + unit.suffix
 
 
-# A half-width this small against its mean is floating-point noise (the same value at every
-# seed, averaged), not an interval to print to sixteen digits.
-RELATIVE_NOISE = 1e-9
-
-
 def _pair(m: float, h: float) -> str:
     """A mean and a half-width (> 0), each rounded where the half-width's digits end."""
     digits = 2 if f"{h:e}"[0] == "1" else 1
@@ -146,9 +140,8 @@ def interval(mean: float, half: float, n: int, unit: Unit = PLAIN) -> str:
         return "no data"
     if not math.isfinite(half):
         return f"{number(mean, unit)} (n={n})"
+    mean, half = float(mean), float(half)  # a NumPy scalar's repr names its type
     m, h = mean * unit.scale, abs(half) * unit.scale
-    if h <= RELATIVE_NOISE * abs(m):  # equal values whose mean is off in the last bits: no spread
-        h = 0.0
     if h == 0:
         return f"{number(mean, Unit(scale=unit.scale))} ± 0{unit.suffix}"
     largest = max(abs(m), h)

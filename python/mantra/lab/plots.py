@@ -410,34 +410,31 @@ def _matrix(entry: dict[str, Any], rows: pd.DataFrame, load: ResultLoader) -> tu
     """A row per series value, a column per x value and metric: mean ± 95 % interval over seeds;
     grouped bars of the first metric."""
     metric, x, series = entry["metric"], entry["x"], entry["series"]
-    metrics = [metric, *[m for m in entry.get("metrics", []) if m != metric]]
     xs = [v for v in entry["x_order"] if (rows[x] == v).any()]
     names = [v for v in entry["order"] if (rows[series] == v).any()]
+    table = pd.DataFrame({series: [str(n) for n in names]})
+    for m in dict.fromkeys([metric, *entry.get("metrics", [])]):
+        agg = aggregate(rows, m, [series, x])
+        cells = agg.assign(text=_intervals(agg, entry["units"][m])).pivot(index=series, columns=x, values="text")
+        cells = cells.reindex(index=names, columns=xs).fillna("no data")
+        for xv in xs:
+            table[f"{m} ({xv})"] = cells[xv].to_list()
+    agg = aggregate(rows, metric, [series, x])
+    means, halves = (
+        agg.pivot(index=series, columns=x, values=v).reindex(index=names, columns=xs) for v in ("mean", "ci95")
+    )
     fig, ax = _axes(entry["title"], x, metric)
     width = 0.8 / max(1, len(names))
-    table = pd.DataFrame({series: [str(n) for n in names]})
-    for m in metrics:
-        agg = aggregate(rows, m, [series, x]).set_index([series, x])
-        for xv in xs:
-            cells = [agg.loc[(n, xv)] if (n, xv) in agg.index else None for n in names]
-            unit = entry["units"][m]
-            table[f"{m} ({xv})"] = [
-                interval(c["mean"], c["ci95"], int(c["n"]), unit) if c is not None else "no data" for c in cells
-            ]
-            if m == metric:
-                means = [c["mean"] if c is not None else math.nan for c in cells]
-                halves = [c["ci95"] if c is not None else math.nan for c in cells]
-                where = xs.index(xv)
-                for k in range(len(names)):
-                    ax.bar(
-                        where - 0.4 + width * (k + 0.5),
-                        means[k],
-                        width,
-                        yerr=0 if math.isnan(halves[k]) else halves[k],
-                        capsize=2,
-                        color=f"C{k}",
-                        label=str(names[k]) if where == 0 else None,
-                    )
+    for k, name in enumerate(names):
+        ax.bar(
+            np.arange(len(xs)) - 0.4 + width * (k + 0.5),
+            means.loc[name],
+            width,
+            yerr=halves.loc[name].fillna(0),
+            capsize=2,
+            color=f"C{k}",
+            label=str(name),
+        )
     ax.set_xticks(range(len(xs)), [str(v) for v in xs])
     ax.legend(fontsize=7, ncol=2)
     return _png(fig), table

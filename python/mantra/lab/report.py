@@ -106,6 +106,8 @@ def _table_html(table: pd.DataFrame) -> str:
 
 def _picture_source(store: Store, camp: Campaign, out: Path) -> PictureSource:
     def pictures(i: int, entry: dict[str, Any], rows: pd.DataFrame) -> list[Picture]:
+        if entry["maker"] == "video":  # the built-in maker; the codecs load only for it
+            import mantra.lab.video_pictures  # noqa: F401 (registers it)
         request = PictureRequest(store, camp, rows, out, entry.get("options", {}), f"{camp.name}-{i + 1}")
         return make_pictures(entry["maker"], request)
 
@@ -177,8 +179,6 @@ def _failures(frame: pd.DataFrame, sections: list[Section]) -> list[dict[str, An
 
 def write_report(out: str | Path, title: str | None = None) -> Path:
     """Writes DIR/report.html (and DIR/plots/*.png); returns the page's path."""
-    import mantra.lab.video_pictures  # noqa: F401 (registers the picture maker `video`; loads the codecs)
-
     out = Path(out)
     store = Store(out, create=False)
     try:

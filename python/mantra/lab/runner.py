@@ -171,7 +171,9 @@ def _run(
     # Dask pickles a task with plain pickle when it can, which would name mantra.lab.execute
     # and make the scheduler and workers import mantra. A lambda cannot be pickled so, and
     # cloudpickle then ships it, and the module registered by value, whole.
-    job_function = execute if client is None else (lambda *args: execute(*args))
+    # Local threads also evaluate a run's video (its decode and scoring, in parallel like the
+    # runs); Dask workers have no mantra package, so the coordinator does it for theirs.
+    job_function = _execute_and_assess if client is None else (lambda *args: execute(*args))
     futures: dict[Future[dict[str, Any]], tuple[str, Job]] = {}
     bar = tqdm(
         total=len(todo),
@@ -217,7 +219,11 @@ def _store_outcome(store: Store, key: str, job: Job, build: str, future: Future[
             "rebuild it or point MANTRA_SIM at the same build",
         }
     if out.get("result") is not None:  # finished (exit 0, or a teardown fault after the result: kept)
-        store.record_ok(key, job.seed, build, _with_video(out["result"], job, tally), out["host"])
+        if "video_error" not in out:  # run by a Dask worker: evaluated here
+            out["result"], out["video_error"] = _with_video(out["result"])
+        if out["video_error"]:
+            tally.failures.append(f"{job.campaign} {job.point} seed {job.seed}: {out['video_error']}")
+        store.record_ok(key, job.seed, build, out["result"], out["host"])
         tally.ran += 1
         return
     store.record_failed(key, job.seed, build, out["returncode"], out["stderr"], command, out["host"])
@@ -226,19 +232,29 @@ def _store_outcome(store: Store, key: str, job: Job, build: str, future: Future[
     tally.failures.append(f"{job.campaign} {job.point} seed {job.seed}: {last}\n  reproduce: {command}")
 
 
-def _with_video(result_text: str, job: Job, tally: Tally) -> str:
-    """The result with its delivered video's quality (simulator.with_video_quality). The
-    finished run is kept even if that fails: the flow's `video` then holds the error."""
+def _execute_and_assess(spec_text: str, sim_path: str, tmp_root: str | None) -> dict[str, Any]:
+    """execute(), then the finished run's video evaluated (_with_video), in the worker thread."""
+    out = execute(spec_text, sim_path, tmp_root)
+    if out.get("result") is not None:
+        out["result"], out["video_error"] = _with_video(out["result"])
+    return out
+
+
+def _with_video(result_text: str) -> tuple[str, str | None]:
+    """The result with its delivered video's quality (simulator.with_video_quality), and the
+    error if that failed: the finished run is kept then, the flow's `video` holding the error.
+    A result without media comes back as it is."""
+    if '"media"' not in result_text:
+        return result_text, None
     result = json.loads(result_text)
     try:
-        return json.dumps(with_video_quality(result))
+        return json.dumps(with_video_quality(result)), None
     except Exception as e:  # noqa: BLE001 (a bug in the evaluation must not lose the run)
         message = f"video evaluation failed: {type(e).__name__}: {e}"
         for flow in result.get("flows", []):
             if isinstance(flow.get("media"), dict):
                 flow["video"] = {"error": message}
-        tally.failures.append(f"{job.campaign} {job.point} seed {job.seed}: {message}")
-        return json.dumps(result)
+        return json.dumps(result), message
 
 
 def say(text: str, progress: bool) -> None:

@@ -13,17 +13,18 @@ encoder's top rung with no network: the best the ladder can show.
 
 from __future__ import annotations
 
+from functools import reduce
 from typing import Any
 
 import numpy as np
 
 from mantra.lab.pictures import PictureRequest, register
-from mantra.media.assess import SlotTrace, assess
+from mantra.media.assess import SlotTrace
 from mantra.media.content import Picture
 from mantra.media.figures import frame_strip_png, psnr_trace_png
 from mantra.media.flow_video import flow_playout
 from mantra.media.ladder import PreparedMedia
-from mantra.media.player import Playout
+from mantra.media.player import Floats, Playout
 
 SPAN_S = 10.0  # the display time the PSNR trace shows
 
@@ -47,39 +48,38 @@ def video_pictures(request: PictureRequest) -> list[tuple[str, str]]:
     axis = request.campaign.axis(series)
     order = axis.labels if axis is not None else sorted(set(request.runs[series]))
     played: dict[str, tuple[PreparedMedia, Playout]] = {}
+    psnr_db: dict[str, Floats] = {}  # per slot, as the run's evaluation stored it (`video.series`)
     for label in order:
         runs = request.runs[(request.runs[series] == label) & (request.runs["seed"] == seed)]
         if runs.empty:
             continue
         result = request.store.result(str(runs.iloc[0]["key"]))
-        played[str(label)] = flow_playout(result, _video_flow(result, options.get("flow")))
+        flow = _video_flow(result, options.get("flow"))
+        played[str(label)] = flow_playout(result, flow)  # for its pictures
+        psnr_db[str(label)] = np.asarray(result["flows"][flow]["video"]["series"]["psnr_db"], dtype=float)
     if not played:
         return []
-    qualities = {label: assess(video, playout) for label, (video, playout) in played.items()}
     video, first = next(iter(played.values()))
     out_dir = request.out_dir / "pictures"
     out_dir.mkdir(parents=True, exist_ok=True)
-    # The slot where the schemes differ most, among the slots every run displayed.
-    slots = sorted(set.intersection(*(set(p.slots.tolist()) for _, p in played.values())))
-    spread = [
-        max(qualities[label].psnr_db[int(np.searchsorted(p.slots, s))] for label, (_, p) in played.items())
-        - min(qualities[label].psnr_db[int(np.searchsorted(p.slots, s))] for label, (_, p) in played.items())
-        for s in slots
-    ]
-    slot = slots[int(np.argmax(spread))]
-    time_s = first.video_start_s + first.playout_delay_s + slot / first.fps
+    # The slot where the schemes differ most (the widest spread of PSNR), among those all displayed.
+    common = reduce(np.intersect1d, (p.slots for _, p in played.values()))
+    at = {label: np.searchsorted(p.slots, common) for label, (_, p) in played.items()}
+    stacked = np.stack([psnr_db[label][at[label]] for label in played])
+    slot = int(common[int(np.argmax(np.ptp(stacked, axis=0)))])
+    time_s = float(first.time_s[int(np.searchsorted(first.slots, slot))])
     # The trace over SPAN_S around that frame: at 25 frames/s a whole run is a blur of lines.
     lo, hi = time_s - SPAN_S / 2, time_s + SPAN_S / 2
 
-    def near(trace: SlotTrace) -> SlotTrace:
-        keep = (trace.time_s >= lo) & (trace.time_s <= hi)
-        return SlotTrace(trace.time_s[keep], trace.value[keep])
+    def near(times: Floats, values: Floats) -> SlotTrace:
+        keep = (times >= lo) & (times <= hi)
+        return SlotTrace(times[keep], values[keep])
 
     trace_name = f"{request.name}-psnr.png"
     psnr_trace_png(
         out_dir / trace_name,
-        {label: near(q.psnr_trace()) for label, q in qualities.items()},
-        near(SlotTrace(first.time_s, video.reps[-1].psnr_db[first.source_frame])),
+        {label: near(p.time_s, psnr_db[label]) for label, (_, p) in played.items()},
+        near(first.time_s, video.reps[-1].psnr_db[first.source_frame]),
         f"per-frame PSNR around t = {time_s:.1f} s, seed {seed}",
     )
     shown: dict[str, Picture] = {}

@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mantra.media.ladder import PreparedMedia
-from mantra.media.player import Floats, Ints, Playout, play
+from mantra.media.player import Floats, Playout, play
 from mantra.media.quality import mos, psnr_db, ssim
 
 POOR_DB = 25.0
@@ -58,15 +58,10 @@ class VideoQuality:
     time_s: Floats  # absolute display time
     psnr_db: Floats
     ssim: Floats
-    shown: Ints  # global display index of the picture shown, -1 for grey
-    rep: Ints  # representation of the picture shown, -1 for grey
     slot_encoder_psnr_db: Floats  # the ceiling, per slot
 
     def psnr_trace(self) -> SlotTrace:
         return SlotTrace(self.time_s, self.psnr_db)
-
-    def encoder_trace(self) -> SlotTrace:
-        return SlotTrace(self.time_s, self.slot_encoder_psnr_db)
 
     def summary(self) -> dict[str, Any]:
         """The scalar results, for a table or JSON (`decode_errors` only for concealment "decoder")."""
@@ -109,8 +104,6 @@ def assess(prepared: PreparedMedia, playout: Playout) -> VideoQuality:
         time_s=playout.time_s,
         psnr_db=psnr,
         ssim=sim,
-        shown=playout.shown,
-        rep=playout.shown_rep,
         slot_encoder_psnr_db=ceiling,
     )
 

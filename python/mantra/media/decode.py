@@ -44,15 +44,8 @@ class Decoded(NamedTuple):
 
 def decode(codec: str, packets: Iterable[tuple[bytes, int]]) -> dict[int, Decoded]:
     """What a fresh decoder outputs for these (packet bytes, display index) pairs, given in decode
-    order, keyed by display index."""
-    ctx = av.CodecContext.create(DECODERS[codec], "r")
-    ctx.thread_count = 1
-    pictures: dict[int, Decoded] = {}
-    for data, pts in packets:
-        packet = padded_packet(data)
-        packet.pts = pts
-        _collect(ctx.decode(packet), pictures)
-    _collect(ctx.decode(None), pictures)
+    order, keyed by display index. An intact stream: a refusal or a misplaced picture raises."""
+    pictures, _ = _decode(codec, packets, damaged=False)
     return pictures
 
 
@@ -63,34 +56,38 @@ def decode_concealed(codec: str, packets: Iterable[tuple[bytes, int]]) -> tuple[
     A picture with no pts, or the pts of a picture already output, is left out (it cannot be
     placed; the caller shows the previous picture in its slot)."""
     level = av.logging.get_level()
-    av.logging.set_level(av.logging.PANIC)
+    av.logging.set_level(av.logging.PANIC)  # FFmpeg complains of every damaged packet
     try:
-        ctx = av.CodecContext.create(DECODERS[codec], "r")
-        ctx.thread_count = 1
-        pictures: dict[int, Decoded] = {}
-        errors = 0
-        for data, pts in packets:
-            packet = padded_packet(data)
-            packet.pts = pts
-            try:
-                frames = ctx.decode(packet)
-            except av.error.FFmpegError:
-                errors += 1
-                continue
-            _collect_concealed(frames, pictures)
-        try:
-            _collect_concealed(ctx.decode(None), pictures)
-        except av.error.FFmpegError:
-            errors += 1
-        return pictures, errors
+        return _decode(codec, packets, damaged=True)
     finally:
         av.logging.set_level(level)
 
 
-def _collect_concealed(frames: list[av.VideoFrame], into: dict[int, Decoded]) -> None:
-    for frame in frames:
-        if frame.pts is not None and frame.pts not in into:
-            into[frame.pts] = Decoded(picture_of(frame), _TYPES.get(int(frame.pict_type), "?"))
+def _decode(codec: str, packets: Iterable[tuple[bytes, int]], damaged: bool) -> tuple[dict[int, Decoded], int]:
+    """One decoder (one thread) over the packets, then flushed; with `damaged`, FFmpeg's refusals
+    are counted and pictures that cannot be placed are left out, else either raises."""
+    ctx = av.CodecContext.create(DECODERS[codec], "r")
+    ctx.thread_count = 1
+    pictures: dict[int, Decoded] = {}
+    errors = 0
+    for data, pts in [*packets, (b"", -1)]:  # the empty last one flushes the decoder
+        packet = padded_packet(data) if data else None
+        if packet is not None:
+            packet.pts = pts
+        try:
+            frames = ctx.decode(packet)
+        except av.error.FFmpegError:
+            if not damaged:
+                raise
+            errors += 1
+            continue
+        for frame in frames:
+            if frame.pts is None or frame.pts in pictures:
+                if damaged:
+                    continue
+                raise RuntimeError(f"the decoder output a picture with a missing or repeated pts ({frame.pts})")
+            pictures[frame.pts] = Decoded(picture_of(frame), _TYPES.get(int(frame.pict_type), "?"))
+    return pictures, errors
 
 
 def padded_packet(data: bytes) -> av.Packet[Any]:
@@ -104,13 +101,6 @@ def padded_packet(data: bytes) -> av.Packet[Any]:
     return packet
 
 
-def _collect(frames: list[av.VideoFrame], into: dict[int, Decoded]) -> None:
-    for frame in frames:
-        if frame.pts is None or frame.pts in into:
-            raise RuntimeError(f"the decoder output a picture with a missing or repeated pts ({frame.pts})")
-        into[frame.pts] = Decoded(picture_of(frame), _TYPES.get(int(frame.pict_type), "?"))
-
-
 def picture_of(frame: av.VideoFrame) -> Picture:
     """A decoded frame's planes, copied out of the decoder's buffers."""
     if frame.format.name != "yuv420p":
@@ -119,7 +109,7 @@ def picture_of(frame: av.VideoFrame) -> Picture:
     flat = frame.to_ndarray(format="yuv420p")  # (h * 3/2, w): Y, then U, then V
     if flat.dtype != np.uint8:
         raise RuntimeError(f"the decoder output samples of {flat.dtype}, not 8-bit")
-    flat = flat.astype(np.uint8, copy=False)
+    flat = flat.astype(np.uint8, copy=False)  # no copy: only narrows the type for the checker
     y = flat[:h].copy()
     u = flat[h : h + h // 4].reshape(h // 2, w // 2).copy()
     v = flat[h + h // 4 :].reshape(h // 2, w // 2).copy()

@@ -9,8 +9,8 @@ InputError naming its key ("media.ladder_bps: ...").
     gop_frames:      frames per GOP (>= b_frames + 2); the video is trimmed to whole GOPs
     b_frames:        B frames between anchors, 0..4 (layered needs at least 1)
     mode:            ladder (a representation per GOP) | layered (also drop B frames)
-    playout_delay_s: >= 0
-    packet_bytes:    datagram size, 1..65507
+    playout_delay_s: > 0 (as the simulator's media.playout_delay)
+    packet_bytes:    datagram size, 64..1460 (a flow's packet_size)
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from typing import Any
 from mantra.errors import InputError
 from mantra.media.content import RESOLUTIONS, frame_count
 from mantra.media.encode import ENCODERS, MAX_B_FRAMES
+from mantra.spec_check import MEDIA_FPS, PACKET_SIZE
 
 MODES = ("ladder", "layered")
-MAX_DATAGRAM_BYTES = 65507
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,8 @@ class ContentDesc:
         _choice(self.resolution, "content.resolution", tuple(RESOLUTIONS))
         _number(self.seconds, "content.seconds", positive=True)
         _number(self.fps, "content.fps", positive=True)
+        if self.fps > MEDIA_FPS.hi:
+            raise DescError("content.fps", f"{self.fps} is out of range {MEDIA_FPS.text}")
         _integer(self.seed, "content.seed")
 
 
@@ -55,26 +57,27 @@ class MediaDesc:
 
     def __post_init__(self) -> None:
         if not isinstance(self.content, ContentDesc):
-            raise InputError(f"{_WHERE}.content: {self.content!r} is not a content description")
+            raise DescError("content", f"{self.content!r} is not a content description")
         _choice(self.codec, "codec", tuple(ENCODERS))
         if not isinstance(self.ladder_bps, tuple) or not self.ladder_bps:
-            raise InputError(f"{_WHERE}.ladder_bps: {self.ladder_bps!r} is not a non-empty list of bitrates")
+            raise DescError("ladder_bps", f"{self.ladder_bps!r} is not a non-empty list of bitrates")
         for rate in self.ladder_bps:
             _integer(rate, "ladder_bps", minimum=1)
         if any(a >= b for a, b in zip(self.ladder_bps, self.ladder_bps[1:], strict=False)):
-            raise InputError(f"{_WHERE}.ladder_bps: {list(self.ladder_bps)} is not strictly ascending")
+            raise DescError("ladder_bps", f"{list(self.ladder_bps)} is not strictly ascending")
         _integer(self.b_frames, "b_frames", minimum=0, maximum=MAX_B_FRAMES)
         _choice(self.mode, "mode", MODES)
         if self.mode == "layered" and self.b_frames == 0:
-            raise InputError(f"{_WHERE}.b_frames: layered mode needs B frames (its enhancement layer), not 0")
+            raise DescError("b_frames", "layered mode needs B frames (its enhancement layer), not 0")
         _integer(self.gop_frames, "gop_frames", minimum=self.b_frames + 2)
         if self.frames < self.gop_frames:
-            raise InputError(
-                f"{_WHERE}.content.seconds: {self.content.seconds} s at {self.content.fps} fps is"
-                f" {frame_count(self.content.seconds, self.content.fps)} frames, less than one GOP ({self.gop_frames})"
+            raise DescError(
+                "content.seconds",
+                f"{self.content.seconds} s at {self.content.fps} fps is"
+                f" {frame_count(self.content.seconds, self.content.fps)} frames, less than one GOP ({self.gop_frames})",
             )
-        _number(self.playout_delay_s, "playout_delay_s", positive=False)
-        _integer(self.packet_bytes, "packet_bytes", minimum=1, maximum=MAX_DATAGRAM_BYTES)
+        _number(self.playout_delay_s, "playout_delay_s", positive=True)  # as the simulator's media.playout_delay
+        _integer(self.packet_bytes, "packet_bytes", minimum=int(PACKET_SIZE.lo), maximum=int(PACKET_SIZE.hi))
 
     @property
     def frames(self) -> int:
@@ -105,6 +108,18 @@ class MediaDesc:
 
 
 _WHERE = "media"
+
+
+class DescError(InputError):
+    """A field of the description refused: `field` (as MediaDesc names it: "content.fps",
+    "ladder_bps") and what is wrong, apart, so a caller can name its own key."""
+
+    def __init__(self, field: str, what: str):
+        super().__init__(f"{_WHERE}.{field}: {what}")
+        self.field = field
+        self.what = what
+
+
 _FIELDS = tuple(f.name for f in fields(MediaDesc))
 _CONTENT_FIELDS = tuple(f.name for f in fields(ContentDesc))
 
@@ -123,19 +138,19 @@ def _mapping(d: object, where: str, names: tuple[str, ...]) -> Mapping[str, Any]
 
 def _integer(v: object, key: str, minimum: int | None = None, maximum: int | None = None) -> None:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise InputError(f"{_WHERE}.{key}: {v!r} is not an integer")
+        raise DescError(key, f"{v!r} is not an integer")
     if (minimum is not None and v < minimum) or (maximum is not None and v > maximum):
         bounds = f"{minimum if minimum is not None else '-inf'}..{maximum if maximum is not None else 'inf'}"
-        raise InputError(f"{_WHERE}.{key}: {v} is out of range ({bounds})")
+        raise DescError(key, f"{v} is out of range ({bounds})")
 
 
 def _number(v: object, key: str, positive: bool) -> None:
     if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-        raise InputError(f"{_WHERE}.{key}: {v!r} is not a finite number")
+        raise DescError(key, f"{v!r} is not a finite number")
     if v < 0 or (positive and v == 0):
-        raise InputError(f"{_WHERE}.{key}: {v} is not {'positive' if positive else 'non-negative'}")
+        raise DescError(key, f"{v} is not {'positive' if positive else 'non-negative'}")
 
 
 def _choice(v: object, key: str, choices: tuple[str, ...]) -> None:
     if v not in choices:
-        raise InputError(f"{_WHERE}.{key}: {v!r} is not one of {', '.join(choices)}")
+        raise DescError(key, f"{v!r} is not one of {', '.join(choices)}")

@@ -40,16 +40,17 @@ from __future__ import annotations
 import copy
 import json
 import os
-import re
 from pathlib import Path
 from typing import Any
 
-from mantra.errors import InputError, SpecKeyError
+import numpy as np
+
+from mantra.errors import SpecKeyError
 from mantra.media.assess import VideoQuality, assess
-from mantra.media.desc import MediaDesc
+from mantra.media.desc import ContentDesc, DescError, MediaDesc
 from mantra.media.ladder import PreparedMedia, codec_versions, prepare
 from mantra.media.player import Floats, Playout, play
-from mantra.spec_check import duration_s, rate_bps
+from mantra.spec_check import MEDIA_PLAYOUT_DELAY, duration_s, rate_bps
 
 # The user's key -> MediaDesc's field (content fields under "content.").
 KEYS = {
@@ -90,27 +91,23 @@ def video_desc(video: Any, key: str, packet_bytes: int) -> tuple[MediaDesc, floa
     ladder = video["ladder"]
     if not isinstance(ladder, list) or not ladder:
         raise SpecKeyError(f"{key}.ladder", "must be a non-empty list of rates (e.g. [64kbps, 128kbps])")
-    fields: dict[str, Any] = {field: video[k] for k, field in KEYS.items()}
-    fields["ladder_bps"] = [round(rate_bps(r, f"{key}.ladder[{i}]")) for i, r in enumerate(ladder)]
-    fields["playout_delay_s"] = duration_s(video["playout_delay"], f"{key}.playout_delay")
-    content = {f.split(".")[1]: fields.pop(f) for f in list(fields) if f.startswith("content.")}
     start = duration_s(video["start"], f"{key}.start") if "start" in video else None
     try:
-        desc = MediaDesc.from_dict({**fields, "content": content, "packet_bytes": packet_bytes})
-    except InputError as e:
-        raise _user_key_error(str(e), key) from None
+        desc = MediaDesc(
+            content=ContentDesc(video["resolution"], video["seconds"], video["fps"], video["content_seed"]),
+            codec=video["codec"],
+            ladder_bps=tuple(round(rate_bps(r, f"{key}.ladder[{i}]")) for i, r in enumerate(ladder)),
+            gop_frames=video["gop"],
+            b_frames=video["b_frames"],
+            mode=video["mode"],
+            playout_delay_s=duration_s(video["playout_delay"], f"{key}.playout_delay", MEDIA_PLAYOUT_DELAY),
+            packet_bytes=packet_bytes,
+        )
+    except DescError as e:  # named by MediaDesc's field: the user's key for it
+        user = {field: k for k, field in KEYS.items()}
+        where = f"{key.rsplit('.', 1)[0]}.packet_size" if e.field == "packet_bytes" else f"{key}.{user[e.field]}"
+        raise SpecKeyError(where, e.what) from None
     return desc, start
-
-
-def _user_key_error(message: str, key: str) -> SpecKeyError:
-    """MediaDesc's 'media.FIELD: what' as the user's 'KEY.key: what'."""
-    m = re.match(r"media\.([a-z_.]+): (.*)", message)
-    if not m:
-        return SpecKeyError(key, message)
-    field, what = m.groups()
-    user = {v: k for k, v in KEYS.items()} | {"packet_bytes": "packet_size"}
-    name = user.get(field, field)
-    return SpecKeyError(key.rsplit(".", 1)[0] + ".packet_size" if name == "packet_size" else f"{key}.{name}", what)
 
 
 def prepared(desc: MediaDesc) -> PreparedMedia:
@@ -135,12 +132,14 @@ def expand_video(spec: dict[str, Any]) -> dict[str, Any]:
         if "media" in flow:
             raise SpecKeyError(key, "a flow gives `video` or the simulator's `media`, not both")
         packet = flow.get("packet_size", DEFAULT_PACKET_BYTES)
-        if isinstance(packet, bool) or not isinstance(packet, int):
-            raise SpecKeyError(f"flows[{i}].packet_size", "must be an integer (64 .. 1460 bytes)")
+        if isinstance(packet, float) and packet.is_integer():  # YAML's 1000.0 is the simulator's 1000
+            packet = int(packet)
         video = flow.pop("video")
         desc, start = video_desc(video, key, packet)
-        block = prepared(desc).sim_block(start)
-        block["source"] = {"video": video, "desc": desc.as_dict(), "codecs": codec_versions()}
+        ladder = prepared(desc)
+        block = ladder.sim_block(start)
+        # What was sent, as written and whole, the codecs, and each rung's achieved rate and quality.
+        block["source"] = {"video": video, "desc": desc.as_dict(), "codecs": codec_versions(), "rungs": ladder.rungs()}
         flow["media"] = block
     return out
 
@@ -175,10 +174,15 @@ def add_video_quality(result: dict[str, Any]) -> dict[str, Any]:
     for i, flow in enumerate(result.get("flows", [])):
         if not isinstance(flow.get("media"), dict) or "source" not in flow["media"]:
             continue
-        q = flow_quality(result, i)
+        video, playout = flow_playout(result, i)
+        q = assess(video, playout)
+        top = len(video.reps) - 1
         flow["video"] = {
             **q.summary(),
-            **_rung_extremes(result, i),
+            # The rung of each evaluated slot's GOP: how often the sender sat at the ladder's ends
+            # (at the bottom: the ladder did not reach low enough for what the transport allowed).
+            "gops_at_bottom_share": float(np.mean(playout.sender_rep == 0)),
+            "gops_at_top_share": float(np.mean(playout.sender_rep == top)),
             "series": {
                 "t": _rounded(q.time_s, 3),
                 "psnr_db": _rounded(q.psnr_db, 2),
@@ -191,24 +195,6 @@ def add_video_quality(result: dict[str, Any]) -> dict[str, Any]:
     if carried:
         result.setdefault("provenance", {})["codecs"] = codec_versions()
     return result
-
-
-def _rung_extremes(result: dict[str, Any], flow: int) -> dict[str, float | None]:
-    """How often the sender sat at the ladder's ends, over the GOPs begun within the measurement
-    window: a share at the bottom says the ladder did not reach low enough for the rate the
-    transport allowed (or the rate was unknown), at the top that the transport allowed more."""
-    media = result["flows"][flow]["media"]
-    desc = MediaDesc.from_dict(media["source"]["desc"])
-    start, end = _window_s(result["spec"])
-    gop_s = desc.gop_frames / desc.content.fps
-    reps = [r for g, r in enumerate(media["gop_reps"]) if start <= media["video_start"] + g * gop_s <= end]
-    top = len(desc.ladder_bps) - 1
-    if not reps:
-        return {"gops_at_bottom_share": None, "gops_at_top_share": None}
-    return {
-        "gops_at_bottom_share": sum(r == 0 for r in reps) / len(reps),
-        "gops_at_top_share": sum(r == top for r in reps) / len(reps),
-    }
 
 
 def _rounded(values: Floats, digits: int) -> list[float]:

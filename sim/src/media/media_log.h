@@ -60,7 +60,6 @@ class MediaLog {
   void on_stream(int64_t in_order_bytes, double now_s);
 
   const std::vector<MediaFrameRecord>& frames() const { return frames_; }
-  const std::vector<int>& gop_reps() const { return gop_reps_; }
   // The flow's `media` result.
   nlohmann::json report() const;
 

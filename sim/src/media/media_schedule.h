@@ -2,7 +2,7 @@
 // trace is captured when, which representation (rung) each GOP is sent at,
 // which enhancement frames a layered video leaves out, and how a frame is cut
 // into datagrams. The apps that carry a video over a transport
-// (rate_media_feeder.h, tcp_media.h) ask it at each capture and do what it says.
+// (rate_media_feeder.h, tcp_media_source.h) ask it at each capture and do what it says.
 //
 // Time: the video loops. Global decode-order frame g is frame d = g % N of
 // loop L = g / N (N frames per loop), captured at
@@ -61,8 +61,6 @@ class MediaSchedule {
   // byte stream, whose window counts only data).
   MediaSchedule(std::shared_ptr<const MediaSpec> spec, int64_t packet_bytes, int64_t header_bytes);
 
-  const MediaSpec& spec() const { return *spec_; }
-  int64_t frames_per_loop() const { return n_; }
   double loop_s() const;    // N / fps
   double overhead() const;  // packet / (packet - header)
   int64_t payload_bytes() const { return packet_bytes_ - header_bytes_; }

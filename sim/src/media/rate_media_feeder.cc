@@ -1,5 +1,6 @@
 #include "media/rate_media_feeder.h"
 
+#include <ns3/abort.h>
 #include <ns3/simulator.h>
 
 #include <algorithm>
@@ -34,7 +35,9 @@ void RateMediaFeeder::capture() {
     const auto deadline = mantra::Time::from_us(std::llround(d.deadline_s * 1e6));
     const int64_t header = sender_.data_header_bytes();
     for (const MediaChunk& chunk : schedule_.chunks(d.frame, d.bytes)) {
-      if (!sender_.offer({chunk.payload_bytes + header, deadline, chunk.app_id})) break;  // no offered source
+      // A media flow's sender always has an offered source (spec.cc sets source_offered).
+      const bool taken = sender_.offer({chunk.payload_bytes + header, deadline, chunk.app_id});
+      NS_ABORT_MSG_UNLESS(taken, "a media flow's sender refused the video: no offered source");
       ++record.datagrams;
       ++c.packets_offered;
       c.bytes_offered += chunk.payload_bytes;

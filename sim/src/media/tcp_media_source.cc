@@ -1,6 +1,5 @@
 #include "media/tcp_media_source.h"
 
-#include <ns3/callback.h>
 #include <ns3/simulator.h>
 #include <ns3/uinteger.h>
 
@@ -16,16 +15,8 @@ TcpMediaSource::TcpMediaSource(MediaLog& log, std::shared_ptr<const MediaSpec> s
       max_window_bytes_(static_cast<double>(max_window_segments) * segment_bytes),
       make_data_(std::move(make_data)) {}
 
-void TcpMediaSource::start(ns3::Ptr<ns3::TcpSocketBase> socket) {
+void TcpMediaSource::start(ns3::Ptr<VariantTcpSocket> socket) {
   socket_ = socket;
-  cwnd_trace_ = ns3::MakeBoundCallback(
-      +[](TcpMediaSource* self, uint32_t, uint32_t now) { self->cwnd_bytes_ = now; }, this);
-  rtt_trace_ = ns3::MakeBoundCallback(
-      +[](TcpMediaSource* self, ns3::Time, ns3::Time now) { self->srtt_s_ = now.GetSeconds(); }, this);
-  state_trace_ = ns3::MakeBoundCallback(&TcpMediaSource::on_cong_state, this);
-  socket_->TraceConnectWithoutContext("CongestionWindow", cwnd_trace_);
-  socket_->TraceConnectWithoutContext("RTT", rtt_trace_);
-  socket_->TraceConnectWithoutContext("CongState", state_trace_);
   // One window of send buffer: what TCP has not sent yet waits in the
   // application's queue, where a frame gone stale can still be skipped.
   socket_->SetAttribute("SndBufSize", ns3::UintegerValue(static_cast<uint64_t>(max_window_bytes_)));
@@ -34,26 +25,16 @@ void TcpMediaSource::start(ns3::Ptr<ns3::TcpSocketBase> socket) {
   schedule_next();
 }
 
-void TcpMediaSource::on_cong_state(TcpMediaSource* self, ns3::TcpSocketState::TcpCongState_t,
-                                   ns3::TcpSocketState::TcpCongState_t now) {
-  self->disorder_ = now == ns3::TcpSocketState::CA_DISORDER;
-  // Data held back during the disorder goes once it ends (after the ACK that ended it is handled).
-  if (!self->disorder_ && !self->queue_.empty()) ns3::Simulator::ScheduleNow(&TcpMediaSource::push, self);
-}
-
 void TcpMediaSource::stop() {
   ns3::Simulator::Cancel(event_);
-  if (!socket_) return;
-  // The socket outlives this source: nothing of it may call back here.
-  socket_->SetSendCallback(ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>, uint32_t>());
-  socket_->TraceDisconnectWithoutContext("CongestionWindow", cwnd_trace_);
-  socket_->TraceDisconnectWithoutContext("RTT", rtt_trace_);
-  socket_->TraceDisconnectWithoutContext("CongState", state_trace_);
+  // The socket outlives this source: it may not call back here.
+  if (socket_) socket_->SetSendCallback(ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>, uint32_t>());
 }
 
 double TcpMediaSource::allowed_bps() const {
-  if (srtt_s_ <= 0) return 0;
-  return std::min(static_cast<double>(cwnd_bytes_), max_window_bytes_) * 8 / srtt_s_;
+  const double srtt_s = socket_->srtt_s();
+  if (srtt_s <= 0) return 0;
+  return std::min(static_cast<double>(socket_->cwnd_bytes()), max_window_bytes_) * 8 / srtt_s;
 }
 
 void TcpMediaSource::schedule_next() {
@@ -85,7 +66,7 @@ void TcpMediaSource::push() {
       continue;
     }
     const uint32_t room = socket_->GetTxAvailable();
-    if (room == 0 || disorder_) return;
+    if (room == 0) return;
     const auto n = static_cast<uint32_t>(std::min<int64_t>(room, f.left));
     if (socket_->Send(make_data_(n), 0) < 0) return;
     if (!f.started) {

@@ -104,7 +104,15 @@ void VariantTcpSocket::ReTxTimeout() {
   TcpSocketBase::ReTxTimeout();
 }
 
-uint32_t VariantTcpSocket::AvailableWindow() const { return frozen_ ? 0 : TcpSocketBase::AvailableWindow(); }
+// Frozen: nothing leaves. In the disorder state (one or two duplicate ACKs)
+// no new data leaves either: without SACK and limited transmit (ns-2's
+// settings) ns-3 asserts that none does; a greedy sender, its window full,
+// never tries, but an application-limited one (a video) would. What waits
+// goes with the next ACK handled outside the disorder state.
+uint32_t VariantTcpSocket::AvailableWindow() const {
+  if (frozen_ || m_tcb->m_congState == ns3::TcpSocketState::CA_DISORDER) return 0;
+  return TcpSocketBase::AvailableWindow();
+}
 
 ns3::Time VariantTcpSocket::CalculateRttSample(const ns3::TcpHeader& header, const ns3::RttHistory& history) {
   // A segment sent before the last freeze ended measured the outage, not the

@@ -51,6 +51,9 @@ class VariantTcpSocket : public ns3::TcpSocketBase {
   // Round-trip samples the sender took (the model's RTT).
   int64_t rtt_samples() const { return rtt_samples_; }
   double rtt_sum_s() const { return rtt_sum_s_; }
+  // The congestion window (bytes) and the smoothed RTT (s; 0 before a sample).
+  uint32_t cwnd_bytes() const { return m_tcb->m_cWnd.Get(); }
+  double srtt_s() const { return m_tcb->m_srtt.Get().GetSeconds(); }
 
  protected:
   void ReceivedAck(ns3::Ptr<ns3::Packet> packet, const ns3::TcpHeader& header) override;

@@ -175,16 +175,14 @@ TEST(DataSource, EachSenderSaysHowManyBytesOfADatagramAreItsHeader) {
   EXPECT_EQ(make_sender("adtfrc", {}).endpoint->data_header_bytes(), static_cast<int64_t>(tfrc::kDataHeaderBytes));
   EXPECT_EQ(make_sender("cbr", {{"rate_bps", 80000}}).endpoint->data_header_bytes(),
             static_cast<int64_t>(cbr::kHeaderBytes));
-  // An offered packet of packet_size bytes carries packet_size - header of
-  // the application's data: the rest is the header the law writes.
+  // An offered packet's size is the datagram's: the law writes its header
+  // inside it, so the application's data is the size less the header.
   auto s = offered_cbr();
   s->offer({1000, std::nullopt, 1});
   const auto d = send_due(*s, ms(0));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(static_cast<int64_t>(d[0].bytes.size()), 1000);
-  const auto header = cbr::decode(d[0].bytes);
-  ASSERT_TRUE(header);
-  EXPECT_EQ(s->data_header_bytes(), 16);
+  EXPECT_TRUE(cbr::decode(d[0].bytes));
 }
 
 // A law that uses the hooks no shipped protocol uses yet: a rate update on

@@ -3,8 +3,9 @@
 mantra sim SPEC [--set k=v ...] [--out FILE] [--json]     one run
 mantra run CAMPAIGN... [--quick] [--workers N] [--scheduler tcp://HOST:PORT] [--out DIR]
 mantra status [DIR ...]                                   what each results directory holds
-mantra report DIR                                         write DIR/report.html
+mantra report DIR [--ledger]                              write DIR/report.html (and the claims' summaries)
 mantra reproduce PAPER [--quick] [--workers N] [--scheduler ADDR]
+mantra ledger                                             write docs/claims.md
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from mantra.simulator import ROOT, SimulationFailed, run_spec
 from mantra.spec import build_spec
 from mantra.spec_check import one_line
 from mantra.table import format_result
+
+# Each campaign's claim summary, written by `report --ledger` and `reproduce` (lab/ledger.py).
+LEDGER_RUNS = ROOT / "docs" / "ledger" / "runs"
 
 if TYPE_CHECKING:  # the lab is imported where a command needs it
     from mantra.lab.campaign import Campaign
@@ -93,7 +97,14 @@ def cmd_status(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from mantra.lab.report import write_report
 
-    print(write_report(args.dir, title=args.title))
+    print(write_report(args.dir, title=args.title, ledger=LEDGER_RUNS if args.ledger else None))
+    return 0
+
+
+def cmd_ledger(args: argparse.Namespace) -> int:
+    from mantra.lab.ledger import build_ledger
+
+    print(build_ledger(ROOT))
     return 0
 
 
@@ -122,7 +133,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path("results") / (args.paper + ("-quick" if args.quick else ""))
     code = _run(_load(paths, args), out, args)
     title = f"{args.paper}{' (quick)' if args.quick else ''}"
-    print(f"report: {write_report(out, title=title)}")
+    print(f"report: {write_report(out, title=title, ledger=LEDGER_RUNS)}")
+    print("ledger: the campaigns' claims are in docs/ledger/runs/; ./mantra ledger writes docs/claims.md")
     return code
 
 
@@ -157,6 +169,9 @@ def parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", help="write DIR/report.html from a results directory")
     report.add_argument("dir", metavar="DIR")
     report.add_argument("--title", help="the page's title (default: the directory's name)")
+    report.add_argument(
+        "--ledger", action="store_true", help="also write each campaign's claim summary into docs/ledger/runs/"
+    )
     report.set_defaults(func=cmd_report)
 
     diff = sub.add_parser("diff", help="compare two results directories run by run (same spec and seed: same result?)")
@@ -177,6 +192,11 @@ def parser() -> argparse.ArgumentParser:
     )
     _execution_options(reproduce)
     reproduce.set_defaults(func=cmd_reproduce)
+
+    ledger = sub.add_parser(
+        "ledger", help="write docs/claims.md: every paper claim, the campaign claims checking it, their last verdicts"
+    )
+    ledger.set_defaults(func=cmd_ledger)
     return p
 
 

@@ -161,6 +161,42 @@ TEST_F(TcpVariants, RenoAndNewRenoAgreeOnOneLoss) {
   }
 }
 
+// RFC 3042: with limited transmit on, one new segment leaves on each of the
+// first two duplicate ACKs (the disorder state); with it off, none does and
+// the third duplicate ACK finds the window as the loss left it.
+int segments_sent_in_disorder(bool limited_transmit, bool reno) {
+  Connection c;
+  TcpVariantOptions o;
+  o.limited_transmit = limited_transmit;
+  o.reno = reno;
+  auto in_disorder = std::make_shared<int>(0);
+  Simulator::Schedule(Seconds(1.01), [&c, in_disorder] {  // the sender exists from 1 s
+    c.sender->TraceConnectWithoutContext(
+        "Tx",
+        MakeCallback(+[](VariantTcpSocket* s, int* n, Ptr<const Packet> p, const TcpHeader&, Ptr<const TcpSocketBase>) {
+          if (p->GetSize() > 0 && s->congestion_state() == TcpSocketState::CA_DISORDER) ++*n;
+        }).Bind(PeekPointer(c.sender), in_disorder.get()));
+  });
+  run(c, o, 30, lose_once({40}));
+  EXPECT_EQ(c.recoveries, 1);
+  EXPECT_EQ(c.timeouts, 0);
+  return *in_disorder;
+}
+
+TEST_F(TcpVariants, LimitedTransmitSendsANewSegmentOnEachOfTheFirstTwoDuplicateAcks) {
+  for (bool reno : {false, true}) {
+    EXPECT_EQ(segments_sent_in_disorder(true, reno), 2) << (reno ? "reno" : "newreno");
+    Simulator::Destroy();
+  }
+}
+
+TEST_F(TcpVariants, WithoutLimitedTransmitNothingNewLeavesOnTheFirstTwoDuplicateAcks) {
+  for (bool reno : {false, true}) {
+    EXPECT_EQ(segments_sent_in_disorder(false, reno), 0) << (reno ? "reno" : "newreno");
+    Simulator::Destroy();
+  }
+}
+
 FreezeConfig freeze_probing() {
   FreezeConfig f;
   f.trigger = FreezeTrigger::kLoss;

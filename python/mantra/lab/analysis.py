@@ -62,7 +62,7 @@ def campaign_frame(frame: pd.DataFrame, camp: Campaign) -> pd.DataFrame:
     """The campaign's finished runs, with its metrics as columns under their names."""
     rows = frame[(frame["campaign"] == camp.name) & (frame["status"] == "ok")].copy()
     for name, metric in camp.metrics.items():
-        paths = metric.split(" / ")  # a path, or the ratio of two within each run
+        op, paths = _operation(metric)
         missing = [p for p in paths if p not in rows.columns]
         if missing:
             if rows.empty:
@@ -70,19 +70,31 @@ def campaign_frame(frame: pd.DataFrame, camp: Campaign) -> pd.DataFrame:
                 continue
             raise InputError(f"{camp.source}: metrics.{name}: the results have no '{missing[0]}'")
         values = [pd.to_numeric(rows[p], errors="coerce") for p in paths]
-        if len(values) == 1:
+        if op is None:
             rows[name] = values[0]
+        elif op == "+":
+            rows[name] = values[0] + values[1]
         else:
             den = values[1].where(values[1] != 0)  # a zero denominator gives no value, not infinity
             rows[name] = values[0] / den
     return rows
 
 
+def _operation(metric: str) -> tuple[str | None, list[str]]:
+    """A metric's operation (None: a path alone; "/": the ratio of two within each run; "+":
+    their sum) and its paths."""
+    for op in ("/", "+"):
+        paths = metric.split(f" {op} ")
+        if len(paths) == 2:
+            return op, paths
+    return None, [metric]
+
+
 def metric_unit(camp: Campaign, name: str) -> Unit:
-    """The unit of a campaign's metric: told by its name, else by its result path (not by
-    the paths of a ratio `A / B`)."""
-    path = camp.metrics.get(name, "")
-    return unit_of(name, *([] if " / " in path else [path]))
+    """The unit of a campaign's metric: told by its name, else by its result path (or, for a
+    sum `A + B`, by A's; a ratio `A / B` has none of its paths')."""
+    op, paths = _operation(camp.metrics.get(name, ""))
+    return unit_of(name, *([] if op == "/" else paths[:1]))
 
 
 # -- checks shared by plots and claims ------------------------------------------------

@@ -36,9 +36,10 @@ from mantra.lab.located_yaml import Located
 from mantra.spec import KeyPathError, load_spec, resolve_all, set_dotted, with_media
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-# A metric: a dotted path into a result, or "A / B", the ratio of two within each run.
+# A metric: a dotted path into a result, "A / B", the ratio of two within each run, or "A + B",
+# their sum (the aggregate of two flows).
 _DOTTED = r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*"
-METRIC_PATH = re.compile(rf"^{_DOTTED}(?: / {_DOTTED})?$")
+METRIC_PATH = re.compile(rf"^{_DOTTED}(?: [/+] {_DOTTED})?$")
 
 TOP_KEYS = {"campaign", "title", "description", "base", "grid", "seeds", "metrics", "plots", "claims", "quick"}
 QUICK_KEYS = {"seeds", "set", "grid"}
@@ -266,7 +267,7 @@ def parse_campaign(doc: Located, quick: bool = False) -> Campaign:
         if not isinstance(where, str) or not METRIC_PATH.match(where):
             raise doc.error(
                 ("metrics", metric),
-                "a dotted path into the result, e.g. flows.0.throughput_kbps, or the ratio of two: A / B",
+                "a dotted path into the result, e.g. flows.0.throughput_kbps, the ratio of two (A / B) or their sum (A + B)",
             )
     groups = _grid(doc, data["grid"], base)
     camp = Campaign(

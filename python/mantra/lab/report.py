@@ -27,7 +27,7 @@ import yaml
 from mantra.errors import InputError
 from mantra.lab.analysis import campaign_frame
 from mantra.lab.campaign import Campaign
-from mantra.lab.claims import Verdict, evaluate, format_bounds
+from mantra.lab.claims import MIN_SEEDS, VERDICTS, Verdict, evaluate, format_bounds
 from mantra.lab.links import plots_of_claims
 from mantra.lab.load import build_campaign
 from mantra.lab.located_yaml import Located
@@ -37,7 +37,6 @@ from mantra.lab.plots import Figure, PictureSource, draw
 from mantra.lab.store import Store, write_atomic
 
 TEMPLATE = Path(__file__).with_name("report.html.j2")
-VERDICTS = ("pass", "fail", "inconclusive")
 
 
 @dataclass
@@ -73,6 +72,7 @@ class Section:
     provenance: dict[str, str]
     plots: list[Plot]
     claims: list[Claim]
+    quick: bool  # run on its quick profile: its verdicts are indicative
 
 
 def campaign_from_record(record: dict[str, Any]) -> Campaign:
@@ -134,7 +134,10 @@ def _claim(verdict: Verdict, plots: list[Plot]) -> Claim:
     else:
         ours = interval(v.mean, v.ci95, v.n, v.unit)
         detail = f"mean {v.mean:.6g}, 95 % half-width {v.ci95:.6g}, {v.n} seeds"
-    return Claim(v, ours, detail, format_bounds(v.bounds, v.unit), plots)
+    needs = format_bounds(v.bounds, v.unit)
+    if v.holds != (None, None):
+        needs += f"; direction {format_bounds(v.holds, v.unit)}"
+    return Claim(v, ours, detail, needs, plots)
 
 
 def _section(store: Store, frame: pd.DataFrame, name: str, record: dict[str, Any], out: Path) -> Section:
@@ -155,7 +158,9 @@ def _section(store: Store, frame: pd.DataFrame, name: str, record: dict[str, Any
     }
     counts = {s: int((rows["status"] == s).sum()) for s in ("ok", "failed", "missing")}
     command = run_command(record, out)
-    return Section(camp, f"campaign-{name}", f"claims-{name}", command, counts, provenance, plots, claims)
+    return Section(
+        camp, f"campaign-{name}", f"claims-{name}", command, counts, provenance, plots, claims, bool(record.get("quick"))
+    )
 
 
 def _failures(frame: pd.DataFrame, sections: list[Section]) -> list[dict[str, Any]]:
@@ -177,8 +182,10 @@ def _failures(frame: pd.DataFrame, sections: list[Section]) -> list[dict[str, An
     return failed
 
 
-def write_report(out: str | Path, title: str | None = None) -> Path:
-    """Writes DIR/report.html (and DIR/plots/*.png); returns the page's path."""
+def write_report(out: str | Path, title: str | None = None, ledger: Path | None = None) -> Path:
+    """Writes DIR/report.html (and DIR/plots/*.png); returns the page's path. With `ledger`
+    (a directory, docs/ledger/runs/ in the project), also writes there each campaign's claim
+    summary (ledger.py), from which `mantra ledger` builds docs/claims.md."""
     out = Path(out)
     store = Store(out, create=False)
     try:
@@ -199,11 +206,17 @@ def write_report(out: str | Path, title: str | None = None) -> Path:
             glance=[(sec, p) for sec in sections for p in sec.plots if p.figure.kind == "matrix"],
             verdicts={v: verdicts[v] for v in VERDICTS},
             claim_count=sum(verdicts.values()),
+            min_seeds=MIN_SEEDS,
             failed=_failures(frame, sections),
             image_count=sum(1 if p.png else len(p.pictures) for s in sections for p in s.plots),
         )
         path = out / "report.html"
         write_atomic(path, page, store.tmp)
+        if ledger is not None:
+            from mantra.lab.ledger import write_summary
+
+            for sec in sections:
+                write_summary(ledger, sec.campaign, [c.verdict for c in sec.claims], sec.quick, sec.provenance)
         return path
     finally:
         store.close()

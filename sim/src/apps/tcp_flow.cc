@@ -55,6 +55,7 @@ TcpVariantOptions variant_options(const FlowKind& kind, const FlowSpec& flow, ui
   TcpVariantOptions o;
   o.flow = index;
   o.reno = kind.tcp_reno;
+  o.limited_transmit = flow.tcp.limited_transmit;
   if (kind.tcp_freeze_probing) {
     FreezeConfig c;
     c.trigger = FreezeTrigger::kLoss;

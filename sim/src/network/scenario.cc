@@ -32,6 +32,27 @@ constexpr int kRadioQueuePackets = 50;     // ns-2's interface queue
 constexpr int kWiredQueuePackets = 50;     // a wired link's drop-tail default
 constexpr int kAccessQueuePackets = 1000;  // a dumbbell's access links: never the bottleneck
 constexpr int kDsrAckTimeoutMs = 500;      // DSR's passive-acknowledgement timeout (below)
+constexpr double kNeverS = 1e9;            // s: beyond any run (a duration is at most 10^6 s, spec_values.h)
+
+// ns-3's DSR scans its send buffer at t = 100 s (fixed in its constructor),
+// then every SendBuffInterval (500 s), and parses every buffered packet that
+// now has a route as if it began with a DSR header. A buffered packet is the
+// transport's own (TCP or UDP header first): read as DSR's fixed header, a
+// TCP segment's sequence number gives a payload length past the packet's
+// end, and ns-3 aborts reading it (issue 27: Freeze-Probing over DSR at
+// 20 m/s, seed 2, at t = 100 s; any run with a TCP segment in a send buffer
+// at that instant). The scan is moved beyond any run (SendBuffTimerExpire,
+// public, re-arms the timer at SendBuffInterval and scans an empty buffer at
+// t = 0). A packet waiting for a route is sent when a route reply arrives,
+// as before, or dropped after the send buffer's timeout (30 s).
+void stop_dsr_send_buffer_scan(const NodeContainer& nodes) {
+  for (uint32_t i = 0; i < nodes.GetN(); ++i) {
+    Ptr<dsr::DsrRouting> dsr = nodes.Get(i)->GetObject<dsr::DsrRouting>();
+    NS_ABORT_MSG_IF(!dsr, "DSR is not installed on node " << i);
+    dsr->SetAttribute("SendBuffInterval", TimeValue(Seconds(kNeverS)));
+    Simulator::ScheduleNow(&dsr::DsrRouting::SendBuffTimerExpire, dsr);
+  }
+}
 
 // Positions (or random motion) for every node no script moves.
 void place_unscripted(const Spec& spec, NodeContainer& nodes) {
@@ -236,6 +257,7 @@ void build_wireless(const Spec& spec, Scenario& s) {
     DsrHelper dsr;
     DsrMainHelper dsr_main;
     dsr_main.Install(dsr, s.nodes);
+    stop_dsr_send_buffer_scan(s.nodes);
   }
   equip_radio(spec, devices, s);
   Ipv4AddressHelper ip;

@@ -350,6 +350,10 @@ TcpFlowSpec parse_tcp_keys(const json& v, const std::string& where, const FlowKi
     }
     t.halve_on_resume = h.get<std::string>();
   }
+  if (only("limited_transmit", kind.tcp() && !kind.tcp_freeze_probing,
+           "tcp flows but freeze-probing (whose machine counts its duplicate ACKs)")) {
+    t.limited_transmit = boolean(v["limited_transmit"], where + ".limited_transmit");
+  }
   if (only("min_rto", kind.tcp(), "tcp flows")) t.min_rto_s = duration(v["min_rto"], where + ".min_rto", kTcpTimer);
   if (only("clock_granularity", kind.tcp(), "tcp flows")) {
     t.clock_granularity_s = duration(v["clock_granularity"], where + ".clock_granularity", kClockGranularity);
@@ -475,6 +479,7 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
               "max_window",
               "receive_buffer",
               "elfn",
+              "limited_transmit",
               "frozen_timer",
               "probe_interval",
               "halve_on_resume",

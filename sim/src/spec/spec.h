@@ -139,6 +139,7 @@ struct MobilitySpec {
 // What a TCP flow's sender takes beyond its kind (docs/run-spec.md, "TCP flows").
 struct TcpFlowSpec {
   bool elfn = false;                     // reno, newreno: freeze on link-failure notices
+  bool limited_transmit = true;          // RFC 3042 (ns-2's singledup_); freeze-probing: always off
   double frozen_timer_s = 2.0;           // freeze-probing: T_frozen
   double probe_interval_s = 2.0;         // freeze-probing, elfn: T_probe
   std::string halve_on_resume = "both";  // freeze-probing: both | after_probing

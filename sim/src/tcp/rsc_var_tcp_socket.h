@@ -69,7 +69,6 @@ class RscVarTcpSocket : public ns3::TcpSocketBase {
   ns3::EventId ack_timer_;
   ns3::EventId receive_timeout_;
   ns3::Time receive_due_;          // when the receive timeout fires if no more data arrives (exact: ns-3 time)
-  std::deque<uint32_t> echoes_;    // the timestamp each queued ACK echoes, in queue order
   bool in_received_data_ = false;  // within ReceivedData: its ACK is the segment's own
   uint32_t last_echo_ = 0;
   int64_t rtt_samples_ = 0;

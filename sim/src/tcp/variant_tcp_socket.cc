@@ -31,9 +31,7 @@ ns3::Ptr<VariantTcpSocket> VariantTcpSocket::create(ns3::Ptr<ns3::Node> node) {
 
 void VariantTcpSocket::set_options(const TcpVariantOptions& options) {
   options_ = options;
-  // ns-2's Reno agent sends nothing on the first two duplicate ACKs
-  // (singledup_ 0, its default until RFC 3042 was adopted).
-  if (options.reno) SetAttribute("LimitedTransmit", ns3::BooleanValue(false));
+  SetAttribute("LimitedTransmit", ns3::BooleanValue(options.limited_transmit));
   if (!options.freeze) return;
   machine_.emplace(*options.freeze);
   if (options.freeze->trigger == FreezeTrigger::kLoss) {
@@ -105,12 +103,15 @@ void VariantTcpSocket::ReTxTimeout() {
 }
 
 // Frozen: nothing leaves. In the disorder state (one or two duplicate ACKs)
-// no new data leaves either: without SACK and limited transmit (ns-2's
-// settings) ns-3 asserts that none does; a greedy sender, its window full,
-// never tries, but an application-limited one (a video) would. What waits
-// goes with the next ACK handled outside the disorder state.
+// without SACK and without limited transmit, no new data leaves either:
+// ns-3 asserts that none does then. A greedy sender, its window full, never
+// tries; an application-limited one (a video) would. What waits goes with
+// the next ACK handled outside the disorder state. With limited transmit
+// on, the window ns-3 computes (each duplicate ACK counted as a segment
+// gone) lets RFC 3042's new segments leave.
 uint32_t VariantTcpSocket::AvailableWindow() const {
-  if (frozen_ || m_tcb->m_congState == ns3::TcpSocketState::CA_DISORDER) return 0;
+  if (frozen_) return 0;
+  if (m_tcb->m_congState == ns3::TcpSocketState::CA_DISORDER && !m_sackEnabled && !m_limitedTx) return 0;
   return TcpSocketBase::AvailableWindow();
 }
 

@@ -1,6 +1,9 @@
 // The sending socket of every TCP flow: ns-3's TcpSocketBase with what the
 // TCP family of the papers needs and ns-3 lacks, each off unless asked for.
 //
+// - Limited transmit (RFC 3042, ns-2's singledup_) as the flow asks; with
+//   it off and SACK off, no new data leaves in the disorder state (one or
+//   two duplicate ACKs), where ns-3 asserts that none does.
 // - Reno (docs/protocols/reno.md): fast recovery ends on the first new ACK.
 //   ns-3 treats a partial ACK the NewReno way inside ProcessAck whatever the
 //   recovery module; here a partial ACK moves the recovery point down to it
@@ -30,6 +33,7 @@ namespace mantra::sim {
 struct TcpVariantOptions {
   uint32_t flow = 0;                   // the flow's place in the spec (tags the probes)
   bool reno = false;                   // leave fast recovery on the first new ACK
+  bool limited_transmit = true;        // RFC 3042: a new segment on each of the first two duplicate ACKs
   std::optional<FreezeConfig> freeze;  // Freeze-Probing or ELFN
 };
 
@@ -54,6 +58,7 @@ class VariantTcpSocket : public ns3::TcpSocketBase {
   // The congestion window (bytes) and the smoothed RTT (s; 0 before a sample).
   uint32_t cwnd_bytes() const { return m_tcb->m_cWnd.Get(); }
   double srtt_s() const { return m_tcb->m_srtt.Get().GetSeconds(); }
+  ns3::TcpSocketState::TcpCongState_t congestion_state() const { return m_tcb->m_congState.Get(); }
 
  protected:
   void ReceivedAck(ns3::Ptr<ns3::Packet> packet, const ns3::TcpHeader& header) override;

@@ -2,7 +2,7 @@
 # what is missing (Debian packages, the pinned Python environment, ns-3.44
 # from PyPI's ns3 wheel, pinned by hash, into .deps/), builds
 # incrementally with CMake + Ninja, then does its job.
-.PHONY: all system setup build test lint sanitize demo bench clean
+.PHONY: all system setup build test lint sanitize smoke demo bench clean
 BUILD := build
 SANITIZE_BUILD := build-sanitize
 VENV := .venv
@@ -66,6 +66,12 @@ sanitize: setup $(SANITIZE_BUILD)/build.ninja
 	cmake --build $(SANITIZE_BUILD)
 	MANTRA_ROOT=$(CURDIR) . scripts/sanitize-env.sh && ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j2
 	scripts/sanitize-runs.sh $(SANITIZE_BUILD)/sim/mantra-sim
+
+# One run of every campaign's quick profile (python/mantra/lab/smoke.py): fails if any run
+# fails, so a campaign whose runs abort is seen before a reproduction meets it. CI runs it.
+smoke: build
+	rm -rf results/smoke
+	./mantra smoke
 
 # A quick reproduction of what is implemented (campaigns/demo/), ending with the
 # path of its report; finished runs are kept in results/demo-quick/ and skipped next time.

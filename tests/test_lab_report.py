@@ -142,7 +142,8 @@ def test_chromium_renders_plots_pictures_and_tables(report):
     assert_every_image_loaded(parsed)
     assert parsed.check["data-images-loaded"] == f"{PLOTS + PICTURES}/{PLOTS + PICTURES}"
     assert int(parsed.check["data-tables"]) >= 1 + PLOTS  # the claims table and one per plot
-    assert sum(dom.count(f'<td class="{v}">') for v in ("pass", "fail", "inconclusive")) == 4
+    # two seeds: below the minimum for a verdict; the pick is reported, not judged
+    assert dom.count('<td class="too few runs">') == 3 and dom.count('<td class="reported">') == 1
     assert "A flow sends at least the bytes it delivers." in dom
     assert "TFRC gets at least a tenth of TCP" in dom
     assert "./mantra run" in dom and str(out) in dom

@@ -6,6 +6,7 @@ mantra status [DIR ...]                                   what each results dire
 mantra report DIR [--ledger]                              write DIR/report.html (and the claims' summaries)
 mantra reproduce PAPER [--quick] [--workers N] [--scheduler ADDR]
 mantra ledger                                             write docs/claims.md
+mantra smoke [PAPER|CAMPAIGN.yaml ...]                    one run of each campaign (CI)
 """
 
 from __future__ import annotations
@@ -138,6 +139,25 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_smoke(args: argparse.Namespace) -> int:
+    from mantra.lab.load import load_campaign
+    from mantra.lab.smoke import smoke_profile
+
+    paths: list[Path] = []
+    for name in args.targets or reproducible():
+        folder = ROOT / "campaigns" / name
+        if name.endswith((".yaml", ".yml")):
+            paths.append(Path(name))
+        elif folder.is_dir():
+            paths += sorted(folder.glob("*.yaml"))
+        else:
+            raise InputError(
+                f"smoke {name}: neither a campaign file nor a folder of campaigns/ (have: {', '.join(reproducible())})"
+            )
+    campaigns = [smoke_profile(load_campaign(p, quick=True)) for p in paths]
+    return _run(campaigns, Path(args.out or "results/smoke"), args)
+
+
 def _execution_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quick", action="store_true", help="use each campaign's quick profile (fewer seeds, shorter runs)")
     p.add_argument("--workers", type=int, metavar="N", help="local parallel runs (default: one per core)")
@@ -192,6 +212,17 @@ def parser() -> argparse.ArgumentParser:
     )
     _execution_options(reproduce)
     reproduce.set_defaults(func=cmd_reproduce)
+
+    smoke = sub.add_parser("smoke", help="one run of each campaign's quick profile (CI): exit 1 if any fails")
+    smoke.add_argument(
+        "targets",
+        nargs="*",
+        metavar="PAPER|CAMPAIGN.yaml",
+        help="folders of campaigns/ or campaign files (default: all)",
+    )
+    smoke.add_argument("--workers", type=int, metavar="N", help="local parallel runs (default: one per core)")
+    smoke.add_argument("--out", metavar="DIR", help="results directory (default results/smoke)")
+    smoke.set_defaults(func=cmd_smoke, scheduler=None)
 
     ledger = sub.add_parser(
         "ledger", help="write docs/claims.md: every paper claim, the campaign claims checking it, their last verdicts"

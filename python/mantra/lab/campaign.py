@@ -267,7 +267,8 @@ def parse_campaign(doc: Located, quick: bool = False) -> Campaign:
         if not isinstance(where, str) or not METRIC_PATH.match(where):
             raise doc.error(
                 ("metrics", metric),
-                "a dotted path into the result, e.g. flows.0.throughput_kbps, the ratio of two (A / B) or their sum (A + B)",
+                "a dotted path into the result, e.g. flows.0.throughput_kbps, "
+                "the ratio of two (A / B) or their sum (A + B)",
             )
     groups = _grid(doc, data["grid"], base)
     camp = Campaign(

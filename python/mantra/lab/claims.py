@@ -19,6 +19,8 @@ seeds):
   metric's unit, in [min, max] (a gain in dB, a change in seconds);
 - trend: the least-squares slope of the metric against the numeric axis `x` at `where`,
   `direction: falls` (slope < 0) or `rises` (slope > 0);
+- ratio_trend: the slope against `x` of the ratio `num`/`den` (each seed's mean at each value
+  of `x`): "A's gain over B grows with speed", i.e. B is more sensitive to it than A;
 - pick: one run chosen by rank, as a paper shows "a good case" of its 30 runs: among the
   seeds at `where`, the run at quantile `q` (0 the lowest, 1 the highest) of the metric `by`
   (default: `metric` itself); its `metric`, shown beside [min, max]. With `num` and `den`, the
@@ -69,6 +71,7 @@ KINDS = {
     "ratio": ({"kind", "metric", "num", "den"}, {"where", "den_metric"} | _BOUNDS),
     "difference": ({"kind", "metric", "num", "den"}, {"where"} | _BOUNDS),
     "trend": ({"kind", "metric", "x", "direction"}, {"where"}),
+    "ratio_trend": ({"kind", "metric", "num", "den", "x", "direction"}, {"where"}),
     "pick": ({"kind", "metric", "q"}, {"where", "by", "num", "den"} | _BOUNDS),
 }
 
@@ -110,7 +113,9 @@ def check_claims(camp: Campaign) -> None:
         place = ("claims", i)
         check_keys(camp, place, entry, {"claim", "paper", "check"}, {"source", "ledger"})
         if "ledger" in entry and not (isinstance(entry["ledger"], str) and LEDGER_ID.match(entry["ledger"])):
-            raise camp.doc.error(place + ("ledger",), "PAPER/ID: the paper claim it checks (docs/ledger/papers/PAPER.yaml)")
+            raise camp.doc.error(
+                place + ("ledger",), "PAPER/ID: the paper claim it checks (docs/ledger/papers/PAPER.yaml)"
+            )
         check = entry["check"]
         kind = check.get("kind") if isinstance(check, dict) else None
         if kind not in KINDS:
@@ -130,7 +135,7 @@ def check_claims(camp: Campaign) -> None:
                 check_metric(camp, place + ("check", "by"), check["by"])
             if ("num" in check) != ("den" in check):
                 raise camp.doc.error(place + ("check",), "give both num and den, or neither")
-        if kind == "trend":
+        if kind in ("trend", "ratio_trend"):
             check_axis(camp, place + ("check", "x"), check["x"], numeric=True)
             if check["direction"] not in ("falls", "rises"):
                 raise camp.doc.error(place + ("check", "direction"), "falls or rises")
@@ -148,15 +153,19 @@ def _check_bounds(camp: Campaign, place: tuple[Any, ...], check: dict[str, Any])
             raise camp.doc.error(place + (key,), "a number")
     if "target" in check:
         if "min" in check or "max" in check:
-            raise camp.doc.error(place + ("target",), "a target is the paper's point number: give it or min/max, not both")
+            raise camp.doc.error(
+                place + ("target",), "a target is the paper's point number: give it or min/max, not both"
+            )
         if check["target"] == 0:
             raise camp.doc.error(place + ("target",), "0 has no relative band: give min/max")
-    elif check["kind"] != "trend" and "min" not in check and "max" not in check:
+    elif check["kind"] not in ("trend", "ratio_trend") and "min" not in check and "max" not in check:
         raise camp.doc.error(place, "give min, max, both, or target")
     if "holds" in check:
         holds = check["holds"]
         if not isinstance(holds, dict) or not holds or set(holds) - {"min", "max"}:
-            raise camp.doc.error(place + ("holds",), "a mapping of min and/or max: the bound that says the direction holds")
+            raise camp.doc.error(
+                place + ("holds",), "a mapping of min and/or max: the bound that says the direction holds"
+            )
         for key, value in holds.items():
             if not _is_number(value):
                 raise camp.doc.error(place + ("holds", key), "a number")
@@ -177,13 +186,13 @@ def claim_selections(check: dict[str, Any]) -> list[dict[str, Any]]:
 def _unit(camp: Campaign, check: dict[str, Any]) -> Unit:
     """A ratio of two means, and a slope (the metric per unit of an axis), are written bare; a
     value, a difference and a picked run have their metric's unit."""
-    if check["kind"] in ("ratio", "trend") or (check["kind"] == "pick" and "num" in check):
+    if check["kind"] in ("ratio", "trend", "ratio_trend") or (check["kind"] == "pick" and "num" in check):
         return PLAIN
     return metric_unit(camp, check["metric"])
 
 
 def _bounds(check: dict[str, Any]) -> tuple[float | None, float | None]:
-    if check["kind"] == "trend":
+    if check["kind"] in ("trend", "ratio_trend"):
         return (0.0, None) if check["direction"] == "rises" else (None, 0.0)
     if "target" in check:
         x = float(check["target"])
@@ -209,9 +218,16 @@ def _samples(frame: pd.DataFrame, check: dict[str, Any]) -> tuple[pd.Series, str
     x = check["x"]
     slopes = {}
     for seed, group in rows.groupby("seed"):
-        points = group.groupby(x)[metric].mean().dropna()
+        if check["kind"] == "ratio_trend":
+            num = select(group, check["num"]).groupby(x)[metric].mean()
+            den = select(group, check["den"]).groupby(x)[metric].mean()
+            points = (num / den.where(den != 0)).dropna()
+        else:
+            points = group.groupby(x)[metric].mean().dropna()
         if len(points) >= 2:
             slopes[seed] = float(np.polyfit(points.index.astype(float), points.to_numpy(float), 1)[0])
+    if check["kind"] == "ratio_trend":
+        return pd.Series(slopes, dtype=float), f"slope of {metric} ratio {_names(check, '/')} per unit of {x}"
     return pd.Series(slopes, dtype=float), f"slope of {metric} per unit of {x}"
 
 

@@ -3,7 +3,9 @@ the last verdicts, built from committed files only (results/ is not kept from on
 next):
 
     docs/ledger/papers/PAPER.yaml     the paper's headline claims (its line, words and number),
-                                      written by hand (docs/lab.md, "Ledger")
+                                      written by hand (docs/lab.md, "Ledger"); background.yaml
+                                      holds other work's results and platform checks (the demo
+                                      and platform campaigns), with `text: ""` and no lines
     docs/ledger/runs/CAMPAIGN.json    a campaign's claims as its last report judged them (value,
     docs/ledger/runs/CAMPAIGN-quick.json   interval, seeds, verdict, build, date): write_summary,
                                       called by `mantra report --ledger` and `mantra reproduce`
@@ -147,12 +149,13 @@ def load_paper(path: Path) -> Paper:
         for key in c:
             if key not in CLAIM_KEYS | CLAIM_OPTIONAL:
                 raise _fail(path, f"{where}.{key}", "unknown key")
-        for key in sorted(CLAIM_KEYS):
+        for key in sorted(CLAIM_KEYS - ({"line"} if not doc["text"] else set())):
             if key not in c:
                 raise _fail(path, where, f"missing key '{key}'")
         if not isinstance(c["id"], str) or not ID.match(c["id"]) or c["id"] in seen:
             raise _fail(path, f"{where}.id", f"{c['id']!r}: a unique id of lowercase letters, digits and '-'")
-        if not isinstance(c["line"], int) or isinstance(c["line"], bool) or c["line"] < 1:
+        line = c.get("line", 0)
+        if doc["text"] and (not isinstance(line, int) or isinstance(line, bool) or line < 1):
             raise _fail(path, f"{where}.line", "the line of the paper's text, a whole number from 1")
         seen.add(c["id"])
         claims.append(
@@ -160,7 +163,7 @@ def load_paper(path: Path) -> Paper:
                 path.stem,
                 c["id"],
                 str(c["figure"]),
-                c["line"],
+                line,
                 " ".join(str(c["words"]).split()),
                 str(c["number"]),
                 str(c.get("cause", "")),
@@ -168,6 +171,12 @@ def load_paper(path: Path) -> Paper:
             )
         )
     return Paper(path.stem, str(doc["title"]), str(doc["text"]), str(doc["document"]), claims)
+
+
+def paper_claims(root: Path) -> dict[str, PaperClaim]:
+    """Every listed paper claim by its `PAPER/ID`."""
+    papers = [load_paper(p) for p in sorted((root / "docs" / "ledger" / "papers").glob("*.yaml"))]
+    return {f"{p.name}/{c.id}": c for p in papers for c in p.claims}
 
 
 def _summaries(runs: Path) -> dict[str, dict[str, Any]]:
@@ -221,9 +230,8 @@ def render(papers: list[Paper]) -> str:
     for p in papers:
         rows = []
         for c in p.claims:
-            head = (
-                f"| {_cell(c.figure)}, line {c.line} | {_cell(c.words)} | {_cell(c.number)} "
-            )
+            where = f"{c.figure}, line {c.line}" if c.line else c.figure
+            head = f"| {_cell(where)} | {_cell(c.words)} | {_cell(c.number)} "
             cause = f"[why]({p.document.removeprefix('docs/')}{c.cause})" if c.cause else ""
             if not c.checks:
                 counts["not checked"] += 1
@@ -253,7 +261,8 @@ def render(papers: list[Paper]) -> str:
         lines += [
             f"## {p.name}",
             "",
-            f"{p.title} (`../shared/papers/{p.text}`); reproduction: [{p.document}]({p.document.removeprefix('docs/')}).",
+            f"{p.title}{f' (`../shared/papers/{p.text}`)' if p.text else ''}; "
+            f"reproduction: [{p.document}]({p.document.removeprefix('docs/')}).",
             "",
             "| where | paper's words | paper's number | checked by | ours | seeds | verdict | cause |",
             "|---|---|---|---|---|---|---|---|",

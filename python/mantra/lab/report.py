@@ -28,6 +28,7 @@ from mantra.errors import InputError
 from mantra.lab.analysis import campaign_frame
 from mantra.lab.campaign import Campaign
 from mantra.lab.claims import MIN_SEEDS, VERDICTS, Verdict, evaluate, format_bounds
+from mantra.lab.ledger import PaperClaim, paper_claims, write_summary
 from mantra.lab.links import plots_of_claims
 from mantra.lab.load import build_campaign
 from mantra.lab.located_yaml import Located
@@ -35,6 +36,7 @@ from mantra.lab.numbers import interval, label, number
 from mantra.lab.pictures import Picture, PictureRequest, make_pictures
 from mantra.lab.plots import Figure, PictureSource, draw
 from mantra.lab.store import Store, write_atomic
+from mantra.simulator import ROOT
 
 TEMPLATE = Path(__file__).with_name("report.html.j2")
 
@@ -60,6 +62,8 @@ class Claim:
     detail: str  # the unrounded numbers (a tooltip)
     needs: str
     plots: list[Plot]
+    paper_claim: str = ""  # PAPER/ID (figure, line) of the ledger's paper claim it checks
+    paper_words: str = ""  # that claim's words
 
 
 @dataclass
@@ -126,7 +130,7 @@ def _plots(camp: Campaign, figures: list[Figure], out: Path) -> list[Plot]:
     return plots
 
 
-def _claim(verdict: Verdict, plots: list[Plot]) -> Claim:
+def _claim(verdict: Verdict, plots: list[Plot], papers: dict[str, PaperClaim]) -> Claim:
     v = verdict
     if v.picked:
         ours = f"{number(v.mean, v.unit)} (picked from {v.n} runs)" if v.n else "no data"
@@ -137,16 +141,21 @@ def _claim(verdict: Verdict, plots: list[Plot]) -> Claim:
     needs = format_bounds(v.bounds, v.unit)
     if v.holds != (None, None):
         needs += f"; direction {format_bounds(v.holds, v.unit)}"
-    return Claim(v, ours, detail, needs, plots)
+    listed = papers.get(v.ledger)
+    where = f"{listed.figure}, line {listed.line}" if listed and listed.line else listed.figure if listed else ""
+    ref = f"{v.ledger} ({where})" if listed else (f"{v.ledger} (not in docs/ledger/papers/)" if v.ledger else "")
+    return Claim(v, ours, detail, needs, plots, ref, listed.words if listed else "")
 
 
-def _section(store: Store, frame: pd.DataFrame, name: str, record: dict[str, Any], out: Path) -> Section:
+def _section(
+    store: Store, frame: pd.DataFrame, name: str, record: dict[str, Any], out: Path, papers: dict[str, PaperClaim]
+) -> Section:
     camp = campaign_from_record(record)
     rows = frame[frame["campaign"] == name]
     done = campaign_frame(frame, camp)
     plots = _plots(camp, draw(camp, done, store.result, _picture_source(store, camp, out)), out)
     claims = [
-        _claim(v, [plots[i] for i in about])
+        _claim(v, [plots[i] for i in about], papers)
         for v, about in zip(evaluate(done, camp), plots_of_claims(camp), strict=True)
     ]
     provenance = {
@@ -159,7 +168,15 @@ def _section(store: Store, frame: pd.DataFrame, name: str, record: dict[str, Any
     counts = {s: int((rows["status"] == s).sum()) for s in ("ok", "failed", "missing")}
     command = run_command(record, out)
     return Section(
-        camp, f"campaign-{name}", f"claims-{name}", command, counts, provenance, plots, claims, bool(record.get("quick"))
+        camp,
+        f"campaign-{name}",
+        f"claims-{name}",
+        command,
+        counts,
+        provenance,
+        plots,
+        claims,
+        bool(record.get("quick")),
     )
 
 
@@ -195,7 +212,8 @@ def write_report(out: str | Path, title: str | None = None, ledger: Path | None 
             raise InputError(f"{out}: no campaign has run here")
         frame = store.frame()
         (out / "plots").mkdir(exist_ok=True)
-        sections = [_section(store, frame, name, record, out) for name, record in records.items()]
+        papers = paper_claims(ROOT)
+        sections = [_section(store, frame, name, record, out, papers) for name, record in records.items()]
         verdicts = Counter(c.verdict.verdict for s in sections for c in s.claims)
         env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
         page = env.from_string(TEMPLATE.read_text()).render(
@@ -213,8 +231,6 @@ def write_report(out: str | Path, title: str | None = None, ledger: Path | None 
         path = out / "report.html"
         write_atomic(path, page, store.tmp)
         if ledger is not None:
-            from mantra.lab.ledger import write_summary
-
             for sec in sections:
                 write_summary(ledger, sec.campaign, [c.verdict for c in sec.claims], sec.quick, sec.provenance)
         return path

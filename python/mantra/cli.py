@@ -140,7 +140,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
 
 def cmd_smoke(args: argparse.Namespace) -> int:
-    from mantra.lab.load import load_campaign
+    from mantra.lab.located_yaml import load_located
     from mantra.lab.smoke import smoke_profile
 
     paths: list[Path] = []
@@ -154,7 +154,7 @@ def cmd_smoke(args: argparse.Namespace) -> int:
             raise InputError(
                 f"smoke {name}: neither a campaign file nor a folder of campaigns/ (have: {', '.join(reproducible())})"
             )
-    campaigns = [smoke_profile(load_campaign(p, quick=True)) for p in paths]
+    campaigns = [smoke_profile(load_located(p)) for p in paths]
     return _run(campaigns, Path(args.out or "results/smoke"), args)
 
 

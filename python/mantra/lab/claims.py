@@ -63,7 +63,7 @@ from mantra.lab.analysis import (
     t_interval,
 )
 from mantra.lab.campaign import Campaign
-from mantra.lab.numbers import PLAIN, Unit, label
+from mantra.lab.numbers import PLAIN, Unit, interval, label, number
 
 _BOUNDS = {"min", "max", "target", "holds"}
 KINDS = {
@@ -103,7 +103,11 @@ class Verdict:
     unit: Unit = PLAIN  # of mean, ci95 and bounds
     ledger: str = ""  # the paper claim it checks (PAPER/ID, docs/ledger/papers/)
     holds: tuple[float | None, float | None] = (None, None)  # the direction's bound
-    target: float | None = None  # the paper's point number, when it gave one
+
+    def written(self) -> str:
+        """Our number as the report and the ledger write it: a picked run's value alone, else
+        the mean with its interval (numbers.py)."""
+        return number(self.mean, self.unit) if self.picked else interval(self.mean, self.ci95, self.n, self.unit)
 
 
 def check_claims(camp: Campaign) -> None:
@@ -324,7 +328,6 @@ def evaluate(frame: pd.DataFrame, camp: Campaign) -> list[Verdict]:
                 _unit(camp, check),
                 str(entry.get("ledger", "")),
                 holds,
-                check.get("target"),
             )
         )
     return out

@@ -33,7 +33,6 @@ from mantra.errors import InputError
 from mantra.lab.campaign import Campaign
 from mantra.lab.claims import Verdict
 from mantra.lab.load import load_campaign
-from mantra.lab.numbers import interval, number
 
 # The campaign's verdict, as the ledger words it.
 WORDS = {
@@ -62,7 +61,6 @@ def write_summary(
     directory.mkdir(parents=True, exist_ok=True)
     claims = []
     for v in verdicts:
-        ours = number(v.mean, v.unit) if v.picked else interval(v.mean, v.ci95, v.n, v.unit)
         claims.append(
             {
                 "ledger": v.ledger,
@@ -72,7 +70,7 @@ def write_summary(
                 "mean": None if math.isnan(v.mean) else v.mean,
                 "ci95": None if math.isnan(v.ci95) else v.ci95,
                 "n": v.n,
-                "ours": ours,
+                "ours": v.written(),
                 "verdict": v.verdict,
             }
         )
@@ -198,8 +196,8 @@ def collect(root: Path) -> list[Paper]:
     summaries = _summaries(ledger / "runs")
     for path in sorted((root / "campaigns").glob("*/*.yaml")):
         camp = load_campaign(path)
-        judged = {c["claim"]: c for c in summaries.get(camp.name, {}).get("claims", [])}
         s = summaries.get(camp.name, {})
+        judged = {c["claim"]: c for c in s.get("claims", [])}
         for i, entry in enumerate(camp.claims):
             where = f"{path.relative_to(root)}: claims[{i}]"
             ref = entry.get("ledger")

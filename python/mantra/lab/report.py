@@ -32,7 +32,7 @@ from mantra.lab.ledger import PaperClaim, paper_claims, write_summary
 from mantra.lab.links import plots_of_claims
 from mantra.lab.load import build_campaign
 from mantra.lab.located_yaml import Located
-from mantra.lab.numbers import interval, label, number
+from mantra.lab.numbers import label
 from mantra.lab.pictures import Picture, PictureRequest, make_pictures
 from mantra.lab.plots import Figure, PictureSource, draw
 from mantra.lab.store import Store, write_atomic
@@ -133,10 +133,10 @@ def _plots(camp: Campaign, figures: list[Figure], out: Path) -> list[Plot]:
 def _claim(verdict: Verdict, plots: list[Plot], papers: dict[str, PaperClaim]) -> Claim:
     v = verdict
     if v.picked:
-        ours = f"{number(v.mean, v.unit)} (picked from {v.n} runs)" if v.n else "no data"
+        ours = f"{v.written()} (picked from {v.n} runs)" if v.n else "no data"
         detail = f"value {v.mean:.6g}, picked from {v.n} runs"
     else:
-        ours = interval(v.mean, v.ci95, v.n, v.unit)
+        ours = v.written()
         detail = f"mean {v.mean:.6g}, 95 % half-width {v.ci95:.6g}, {v.n} seeds"
     needs = format_bounds(v.bounds, v.unit)
     if v.holds != (None, None):

@@ -195,3 +195,18 @@ def test_reproduce_unknown_paper_lists_what_exists():
 def test_report_of_a_directory_without_results():
     proc = mantra("report", str(ROOT / "docs"), check=False)
     assert proc.returncode == 2 and "not a results directory" in proc.stderr
+
+
+def test_a_campaign_run_on_its_first_seeds_says_so_and_reruns_with_the_same_subset(tmp_path):
+    path = write_campaign(tmp_path / "c.yaml", WIRED)
+    out = tmp_path / "subset"
+    mantra("run", str(path), "--seeds", "1", "--out", str(out))
+    assert "wired-small: 4 runs, 4 finished, 0 failed, 0 missing" in mantra("status", str(out)).stdout
+    page = write_report(out).read_text()
+    assert "the first 1 of its profile&#39;s 2 seeds" in page or "the first 1 of its profile's 2 seeds" in page
+    assert "--seeds 1 --out" in page  # the command that reruns it runs the same subset
+    refused = mantra("run", str(path), "--seeds", "3", "--out", str(out), check=False)
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines()[-1] == (
+        "mantra: --seeds: wired-small's profile has 2 seeds, fewer than 3"
+    )

@@ -1,10 +1,10 @@
 """The mantra command line.
 
 mantra sim SPEC [--set k=v ...] [--out FILE] [--json]     one run
-mantra run CAMPAIGN... [--quick] [--workers N] [--scheduler tcp://HOST:PORT] [--out DIR]
+mantra run CAMPAIGN... [--quick] [--seeds N] [--workers N] [--scheduler tcp://HOST:PORT] [--out DIR]
 mantra status [DIR ...]                                   what each results directory holds
 mantra report DIR [--ledger]                              write DIR/report.html (and the claims' summaries)
-mantra reproduce PAPER [--quick] [--workers N] [--scheduler ADDR]
+mantra reproduce PAPER [--quick] [--seeds N] [--workers N] [--scheduler ADDR]
 mantra ledger                                             write docs/claims.md
 mantra smoke [PAPER|CAMPAIGN.yaml ...]                    one run of each campaign (CI)
 """
@@ -54,7 +54,7 @@ def _load(paths: list[Path], args: argparse.Namespace) -> list[Campaign]:
 
     if args.workers is not None and args.workers < 1:
         raise InputError("--workers: must be at least 1")
-    campaigns = [load_campaign(p, quick=args.quick) for p in paths]
+    campaigns = [load_campaign(p, quick=args.quick, first_seeds=args.seeds) for p in paths]
     names = [c.name for c in campaigns]
     if len(set(names)) != len(names):
         raise InputError(f"campaign {next(n for n in names if names.count(n) > 1)} is named twice")
@@ -133,7 +133,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         )
     out = Path(args.out) if args.out else Path("results") / (args.paper + ("-quick" if args.quick else ""))
     code = _run(_load(paths, args), out, args)
-    title = f"{args.paper}{' (quick)' if args.quick else ''}"
+    subset = f" (first {args.seeds} seeds)" if args.seeds else ""
+    title = f"{args.paper}{' (quick)' if args.quick else ''}{subset}"
     print(f"report: {write_report(out, title=title, ledger=LEDGER_RUNS)}")
     print("ledger: the campaigns' claims are in docs/ledger/runs/; ./mantra ledger writes docs/claims.md")
     return code
@@ -160,6 +161,9 @@ def cmd_smoke(args: argparse.Namespace) -> int:
 
 def _execution_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quick", action="store_true", help="use each campaign's quick profile (fewer seeds, shorter runs)")
+    p.add_argument(
+        "--seeds", type=int, metavar="N", help="run only the first N seeds of the profile (a subset the report states)"
+    )
     p.add_argument("--workers", type=int, metavar="N", help="local parallel runs (default: one per core)")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler's workers")
     p.add_argument("--out", metavar="DIR", help="results directory (default results/NAME[-quick])")

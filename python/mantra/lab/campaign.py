@@ -88,6 +88,7 @@ class Campaign:
     plots: list[dict[str, Any]]
     claims: list[dict[str, Any]]
     quick: bool = False
+    seeds_of_profile: int = 0  # when only the first seeds of the profile run (--seeds N): how many it has
     doc: Located | None = field(default=None, repr=False)
     base_as_written: dict[str, Any] = field(default_factory=dict, repr=False)  # before any quick 'set'
 

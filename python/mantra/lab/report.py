@@ -82,12 +82,14 @@ class Section:
 def campaign_from_record(record: dict[str, Any]) -> Campaign:
     """The campaign as it was run, from the results directory's copy."""
     definition = yaml.safe_load(record["definition_yaml"])
-    return build_campaign(Located(Path(record["source"]), definition, {}), quick=record["quick"])
+    located = Located(Path(record["source"]), definition, {})
+    return build_campaign(located, quick=record["quick"], first_seeds=record.get("first_seeds"))
 
 
 def run_command(record: dict[str, Any], out: Path) -> str:
     quick = " --quick" if record["quick"] else ""
-    return f"./mantra run {shlex.quote(record['source'])}{quick} --out {shlex.quote(str(out))}"
+    subset = f" --seeds {record['first_seeds']}" if record.get("first_seeds") else ""
+    return f"./mantra run {shlex.quote(record['source'])}{quick}{subset} --out {shlex.quote(str(out))}"
 
 
 def _distinct(values: pd.Series) -> str:

@@ -145,6 +145,7 @@ def campaign_record(camp: Campaign, build: str) -> dict[str, Any]:
         "name": camp.name,
         "source": _relative(camp.source),
         "quick": camp.quick,
+        "first_seeds": len(camp.seeds) if camp.seeds_of_profile else None,
         "build": build,
         # YAML keeps what JSON would not: numeric labels of a labelled axis stay numbers.
         "definition_yaml": yaml.safe_dump({**camp.doc.data, "base": camp.base_as_written}, sort_keys=False),

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "apps/tcp_flow.h"
+#include "network/oracle_routing.h"
 #include "network/queues.h"
 #include "network/radio.h"
 #include "network/random_streams.h"
@@ -241,6 +242,9 @@ void build_wireless(const Spec& spec, Scenario& s) {
     internet.Install(s.nodes);
     aodv.AssignStreams(s.nodes, kRoutingStreams);
   } else if (spec.routing == "static") {  // a chain: routes set below, once addresses exist
+    internet.Install(s.nodes);
+  } else if (spec.routing == "oracle") {  // shortest paths on the true positions (oracle_routing.h)
+    internet.SetRoutingHelper(OracleRoutingHelper(std::make_shared<OracleRoutes>(s, spec.radio.rx_range_m)));
     internet.Install(s.nodes);
   } else {  // dsr
     // ns-3's DSR link acknowledgements are an oracle (the receiver cancels the

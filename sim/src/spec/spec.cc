@@ -757,8 +757,9 @@ Spec parse_spec(const json& j) {
     const json& r = j["routing"];
     s.routing = name_of(r);
     if (wired && s.routing != "static") throw SpecError("routing", "a wired topology uses static routing");
-    if (!wired && s.routing != "aodv" && s.routing != "dsr" && s.routing != "static") {
-      throw SpecError("routing", "unknown routing '" + one_line(s.routing, kShown) + "' (known: aodv, dsr, static)");
+    if (!wired && s.routing != "aodv" && s.routing != "dsr" && s.routing != "oracle" && s.routing != "static") {
+      throw SpecError("routing",
+                      "unknown routing '" + one_line(s.routing, kShown) + "' (known: aodv, dsr, oracle, static)");
     }
     if (!wired && s.routing == "static" && s.topology.kind != TopologyKind::kChain) {
       throw SpecError("routing", "static routing on a radio needs a chain (each node forwards to its neighbour)");

@@ -92,6 +92,21 @@ TEST(Spec, EachBadInputNamesItsKey) {
          j["mobility"] = {{"model", "rwp"}, {"speed", 0}};
        },
        "mobility.speed: 0 is out of range (0.01 .. 1000 m/s; model: static for no movement)"},
+      {[](json& j) {
+         j["topology"] = {{"kind", "manet"}, {"nodes", 5}, {"width", 400}, {"height", 800}};
+         j["mobility"] = {{"model", "setdest"}, {"speed", {1, 20}}};
+       },
+       "mobility.speed: setdest takes one number, the maximum speed"},
+      {[](json& j) {
+         j["mobility"] = {{"model", "setdest"}, {"speed", 20}};
+       },
+       "mobility.model: random waypoint needs a manet topology (its area)"},
+      {[](json& j) { j["routing"] = "olsr"; }, "routing: unknown routing 'olsr' (known: aodv, dsr, oracle, static)"},
+      {[](json& j) {
+         j["routing"] = "oracle";
+         j["link_failure_flush"] = true;
+       },
+       "link_failure_flush: needs a routing protocol that repairs routes (aodv or dsr)"},
       {[](json& j) { j["flows"][0]["stop"] = 200; }, "flows[0].stop: must not be after the run's duration"},
       {[](json& j) { j["duration"] = "ten"; }, "duration: 'ten' is not a duration"},
       {[](json& j) { j["duration"] = "5hours"; }, "duration: '5hours' is not a duration"},

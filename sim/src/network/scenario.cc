@@ -55,6 +55,33 @@ void stop_dsr_send_buffer_scan(const NodeContainer& nodes) {
   }
 }
 
+// ns-2's setdest (CMU), as Broch et al. (MobiCom 1998) describe their runs:
+// each node starts where a standing manet's node would (the same draw), stays
+// there for `pause`, walks to a uniform random point of the area at a speed uniform
+// from 0 to the maximum, pauses again, and so on. No warm-up: the slow legs
+// last longest, so the mean speed decays over the run (the steady-state
+// `rwp` model does not). ns-3's RandomWaypointMobilityModel moves this way
+// (a pause first); each node draws its destinations from its own allocator.
+void walk_as_setdest(const Spec& spec, const NodeContainer& walkers, const std::vector<Vector>& starts) {
+  const TopologySpec& t = spec.topology;
+  for (uint32_t k = 0; k < walkers.GetN(); ++k) {
+    auto destinations = CreateObject<RandomRectanglePositionAllocator>();
+    destinations->SetX(
+        CreateObjectWithAttributes<UniformRandomVariable>("Min", DoubleValue(0), "Max", DoubleValue(t.width_m)));
+    destinations->SetY(
+        CreateObjectWithAttributes<UniformRandomVariable>("Min", DoubleValue(0), "Max", DoubleValue(t.height_m)));
+    auto walk = CreateObject<RandomWaypointMobilityModel>();
+    walk->SetAttribute("Speed", PointerValue(CreateObjectWithAttributes<UniformRandomVariable>(
+                                    "Min", DoubleValue(0), "Max", DoubleValue(spec.mobility.max_speed))));
+    walk->SetAttribute("Pause", PointerValue(CreateObjectWithAttributes<ConstantRandomVariable>(
+                                    "Constant", DoubleValue(spec.mobility.pause_s))));
+    walk->SetAttribute("PositionAllocator", PointerValue(destinations));
+    walkers.Get(k)->AggregateObject(walk);
+    walk->SetPosition(starts[k]);
+  }
+  MobilityHelper().AssignStreams(walkers, kMobilityStreams + 2);
+}
+
 // Positions (or random motion) for every node no script moves.
 void place_unscripted(const Spec& spec, NodeContainer& nodes) {
   const auto scripted = [&](uint32_t i) { return spec.mobility.scripted(static_cast<int>(i)); };
@@ -109,7 +136,15 @@ void place_unscripted(const Spec& spec, NodeContainer& nodes) {
     for (uint32_t i = first_free; i < nodes.GetN(); ++i) {
       drawn.emplace_back(x->GetValue(0, t.width_m), y->GetValue(0, t.height_m), 0);
     }
-    stand(mobility, first_free, drawn);
+    if (spec.mobility.model == "setdest") {
+      std::vector<Vector> starts;
+      for (uint32_t i = first_free; i < nodes.GetN(); ++i) {
+        if (!scripted(i)) starts.push_back(drawn[i - first_free]);
+      }
+      walk_as_setdest(spec, free_nodes, starts);
+    } else {
+      stand(mobility, first_free, drawn);
+    }
     return;
   }
   if (t.kind == TopologyKind::kDumbbell) {

@@ -286,13 +286,16 @@ MobilitySpec parse_mobility(const json& v, int nodes) {
     m.ns2_nodes = check_ns2_movement_file(m.ns2_file, nodes);
     return m;
   }
-  if (m.model != "rwp") {
+  if (m.model != "rwp" && m.model != "setdest") {
     throw SpecError("mobility.model",
-                    "unknown model '" + one_line(m.model, kShown) + "' (known: static, rwp, waypoints, ns2)");
+                    "unknown model '" + one_line(m.model, kShown) + "' (known: static, rwp, setdest, waypoints, ns2)");
   }
   refuse_others({"speed", "pause"});
   const json& speed = required(v, "mobility", "speed");
-  if (speed.is_array()) {
+  if (m.model == "setdest") {  // speed: the maximum; each leg's is uniform from 0 to it
+    if (!speed.is_number()) throw SpecError("mobility.speed", "setdest takes one number, the maximum speed");
+    m.max_speed = number(speed, "mobility.speed", kSpeed);
+  } else if (speed.is_array()) {
     if (speed.size() != 2) throw SpecError("mobility.speed", "must be a number or [min, max]");
     m.min_speed = number(speed[0], "mobility.speed", kSpeed);
     m.max_speed = number(speed[1], "mobility.speed", kSpeed);
@@ -783,7 +786,7 @@ Spec parse_spec(const json& j) {
   }
   if (j.contains("mobility")) {
     s.mobility = parse_mobility(j["mobility"], s.topology.node_count());
-    if (s.mobility.model == "rwp" && s.topology.kind != TopologyKind::kManet) {
+    if ((s.mobility.model == "rwp" || s.mobility.model == "setdest") && s.topology.kind != TopologyKind::kManet) {
       throw SpecError("mobility.model", "random waypoint needs a manet topology (its area)");
     }
     if (s.mobility.model != "static" && wired) throw SpecError("mobility.model", "a wired topology cannot move");

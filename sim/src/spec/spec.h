@@ -122,9 +122,9 @@ struct Waypoint {
 };
 
 struct MobilitySpec {
-  std::string model = "static";         // static | rwp | waypoints | ns2
-  double min_speed = 0, max_speed = 0;  // rwp: m/s; equal for a constant speed
-  double pause_s = 0;                   // rwp
+  std::string model = "static";         // static | rwp | setdest | waypoints | ns2
+  double min_speed = 0, max_speed = 0;  // rwp: m/s, equal for a constant speed; setdest: max only
+  double pause_s = 0;                   // rwp, setdest
   // waypoints: node -> its waypoints in time order; it moves in a straight
   // line from each to the next, stands at the first before it and at the last after.
   std::map<int, std::vector<Waypoint>> waypoints;

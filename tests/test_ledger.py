@@ -5,6 +5,7 @@ flows)."""
 
 import copy
 import json
+from dataclasses import replace
 
 import pytest
 import yaml
@@ -110,6 +111,10 @@ def test_a_quick_summary_is_indicative_and_a_full_one_wins(tmp_path):
     assert "(quick: indicative)" in build_ledger(root).read_text()
     write_summary(runs, camp, verdicts, False, {"build": "f"})
     assert "indicative" not in build_ledger(root).read_text().split("## Runs")[0].split("Rows:")[1]
+    # A full profile run on its first seeds only (--seeds) says so in the ledger.
+    subset = replace(camp, seeds=camp.seeds[:5], seeds_of_profile=len(camp.seeds))
+    write_summary(runs, subset, verdicts, False, {"build": "f"})
+    assert "(a subset: the profile has 6 seeds)" in build_ledger(root).read_text()
 
 
 @pytest.mark.parametrize(

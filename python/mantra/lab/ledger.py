@@ -78,6 +78,7 @@ def write_summary(
         "campaign": camp.name,
         "title": camp.title,
         "profile": "quick" if quick else "full",
+        "seeds_of_profile": camp.seeds_of_profile,  # 0: every seed of the profile ran (else --seeds N)
         "date": time.strftime("%Y-%m-%d"),
         **{k: provenance.get(k, "") for k in ("commit", "ns-3", "build", "seeds")},
         "claims": claims,
@@ -110,6 +111,7 @@ class Check:
     seeds: int = 0
     verdict: str = "not run"
     profile: str = ""
+    seeds_of_profile: int = 0  # the profile's seeds, when only the first ones ran
     build: str = ""
     date: str = ""
 
@@ -213,6 +215,7 @@ def collect(root: Path) -> list[Paper]:
                 j = judged[str(entry["claim"])]
                 check.ours, check.seeds, check.verdict = j["ours"], j["n"], WORDS[j["verdict"]]
                 check.profile, check.build, check.date = s["profile"], s["build"], s["date"]
+                check.seeds_of_profile = s.get("seeds_of_profile", 0)
             target.checks.append(check)
     return list(papers.values())
 
@@ -238,6 +241,8 @@ def render(papers: list[Paper]) -> str:
             for k in c.checks:
                 counts[k.verdict] += 1
                 profile = " (quick: indicative)" if k.profile == "quick" else ""
+                if k.seeds_of_profile:
+                    profile += f" (a subset: the profile has {k.seeds_of_profile} seeds)"
                 rows.append(
                     f"{head}| {k.campaign}: {_cell(k.claim)} | {_cell(k.ours)} | {k.seeds or ''} "
                     f"| **{k.verdict}**{profile} | {cause} |"

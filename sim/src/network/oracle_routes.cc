@@ -40,11 +40,13 @@ std::optional<uint32_t> OracleRoutes::next_hop(uint32_t from, uint32_t to) {
   return best;
 }
 
-std::optional<uint32_t> OracleRoutes::node_of(ns3::Ipv4Address address) const {
-  for (uint32_t i = 0; i < scenario_.addresses.size(); ++i) {
-    if (scenario_.addresses[i] == address) return i;
+std::optional<uint32_t> OracleRoutes::node_of(ns3::Ipv4Address address) {
+  if (node_by_address_.size() != scenario_.addresses.size()) {  // once, at the first packet
+    node_by_address_.clear();
+    for (uint32_t i = 0; i < scenario_.addresses.size(); ++i) node_by_address_.emplace(scenario_.addresses[i], i);
   }
-  return std::nullopt;
+  const auto at = node_by_address_.find(address);
+  return at == node_by_address_.end() ? std::nullopt : std::optional<uint32_t>(at->second);
 }
 
 uint32_t OracleRoutes::index_of(const ns3::Ptr<ns3::Node>& node) const {

@@ -45,7 +45,7 @@ class OracleRoutes {
   std::optional<uint32_t> next_hop(uint32_t from, uint32_t to);
 
   // The node holding `address` (its radio address), or nullopt.
-  std::optional<uint32_t> node_of(ns3::Ipv4Address address) const;
+  std::optional<uint32_t> node_of(ns3::Ipv4Address address);
   ns3::Ipv4Address address_of(uint32_t node) const { return scenario_.addresses.at(node); }
 
   // The index of `node` in the scenario's node container.
@@ -60,6 +60,7 @@ class OracleRoutes {
   std::vector<std::vector<uint32_t>> neighbours_;
   std::map<uint32_t, std::vector<int>> hops_to_;            // per destination asked in this epoch
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> last_;  // (from, to) -> next hop last given
+  std::map<ns3::Ipv4Address, uint32_t> node_by_address_;    // built once the addresses exist
 };
 
 }  // namespace mantra::sim

@@ -19,7 +19,7 @@ TypeId OracleRouting::GetTypeId() {
   return tid;
 }
 
-Ptr<Ipv4Route> OracleRouting::route_to(Ipv4Address destination) const {
+Ptr<Ipv4Route> OracleRouting::route_to(Ipv4Address destination) {
   const auto to = routes_->node_of(destination);
   if (!to) return nullptr;
   const auto via = routes_->next_hop(node_, *to);
@@ -29,7 +29,8 @@ Ptr<Ipv4Route> OracleRouting::route_to(Ipv4Address destination) const {
   route->SetDestination(destination);
   route->SetSource(own);
   route->SetGateway(routes_->address_of(*via));
-  route->SetOutputDevice(ipv4_->GetNetDevice(static_cast<uint32_t>(ipv4_->GetInterfaceForAddress(own))));
+  if (!radio_) radio_ = ipv4_->GetNetDevice(static_cast<uint32_t>(ipv4_->GetInterfaceForAddress(own)));
+  route->SetOutputDevice(radio_);
   return route;
 }
 
@@ -127,6 +128,7 @@ void OracleRouting::DoDispose() {
   retry_.Cancel();
   held_.clear();
   ipv4_ = nullptr;
+  radio_ = nullptr;
   Ipv4RoutingProtocol::DoDispose();
 }
 

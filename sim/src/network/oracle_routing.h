@@ -37,7 +37,6 @@ class OracleRouting : public ns3::Ipv4RoutingProtocol {
   static constexpr int64_t kHoldMs = 30'000;
 
   static ns3::TypeId GetTypeId();
-  OracleRouting() = default;
   OracleRouting(std::shared_ptr<OracleRoutes> routes, uint32_t node) : routes_(std::move(routes)), node_(node) {}
 
   ns3::Ptr<ns3::Ipv4Route> RouteOutput(ns3::Ptr<ns3::Packet> p, const ns3::Ipv4Header& header,
@@ -52,8 +51,6 @@ class OracleRouting : public ns3::Ipv4RoutingProtocol {
   void SetIpv4(ns3::Ptr<ns3::Ipv4> ipv4) override { ipv4_ = ipv4; }
   void PrintRoutingTable(ns3::Ptr<ns3::OutputStreamWrapper> stream, ns3::Time::Unit unit) const override;
 
-  size_t held() const { return held_.size(); }
-
  private:
   struct Held {
     ns3::Ptr<const ns3::Packet> packet;
@@ -64,7 +61,7 @@ class OracleRouting : public ns3::Ipv4RoutingProtocol {
   };
 
   // The route to the next hop towards `destination` now, or nullptr.
-  ns3::Ptr<ns3::Ipv4Route> route_to(ns3::Ipv4Address destination) const;
+  ns3::Ptr<ns3::Ipv4Route> route_to(ns3::Ipv4Address destination);
   ns3::Ptr<ns3::Ipv4Route> loopback_route(ns3::Ipv4Address destination) const;
   bool is_loopback(ns3::Ptr<const ns3::NetDevice> device) const;
   void hold(Held held);
@@ -74,6 +71,7 @@ class OracleRouting : public ns3::Ipv4RoutingProtocol {
   std::shared_ptr<OracleRoutes> routes_;
   uint32_t node_ = 0;
   ns3::Ptr<ns3::Ipv4> ipv4_;
+  ns3::Ptr<ns3::NetDevice> radio_;  // the device of this node's radio address, found once
   std::deque<Held> held_;
   ns3::EventId retry_;
 };

@@ -36,7 +36,8 @@ build: setup $(BUILD)/build.ninja
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j2
 	PYTHONPATH=python $(VENV)/bin/python -m pytest -q tests
-	scripts/fuzz-spec.sh -max_total_time=30
+	scripts/fuzz.sh spec -max_total_time=30
+	scripts/fuzz.sh dsr-header -max_total_time=15
 
 # Formatters and linters; any finding fails (CI runs this first): ruff's lint and format check
 # and mypy (strict) on the Python, the import contract of pyproject.toml (the lab's layers, no
@@ -52,9 +53,11 @@ lint: setup $(BUILD)/build.ninja
 	git ls-files 'core/*.h' 'core/*.cc' 'sim/*.h' 'sim/*.cc' | xargs clang-format-14 --dry-run -Werror
 	$(VENV)/bin/python scripts/clang-tidy-cached.py $(BUILD) 2
 
-# The spec reader's fuzzer (libFuzzer, ASan + UBSan), 10^6 inputs; `make test` runs it for 30 s.
+# The fuzzers (libFuzzer, ASan + UBSan), 10^6 inputs each; `make test` runs the spec reader's for
+# 30 s and our DSR header decoder's for 15 s (scripts/fuzz.sh).
 fuzz: setup
-	scripts/fuzz-spec.sh 1000000
+	scripts/fuzz.sh spec 1000000
+	scripts/fuzz.sh dsr-header 1000000
 
 # ASan + UBSan build of core, sim and their tests in build-sanitize/ (Debug, -O1), configured
 # once like build/; runs the C++ tests and the short simulations of tests/sanitize/ with every

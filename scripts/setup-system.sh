@@ -4,7 +4,7 @@
 set -euo pipefail
 # chromium: the report test renders report.html headless. util-linux: setpriv, which ties
 # each mantra-sim to its runner's life. clang-14, libclang-rt-14-dev: libFuzzer for the
-# spec fuzzer (scripts/fuzz-spec.sh). clang-format-14, clang-tidy-14: `make lint`.
+# fuzzers (scripts/fuzz.sh). clang-format-14, clang-tidy-14: `make lint`.
 PACKAGES=(libgtest-dev nlohmann-json3-dev cmake ninja-build g++ python3-venv
           chromium util-linux clang-14 libclang-rt-14-dev clang-format-14
           clang-tidy-14)

@@ -48,7 +48,7 @@ def test_dsr_runs_with_moving_nodes_and_counts_each_packet_once(write_spec):
             {
                 "duration": 60,
                 "seed": 7,
-                "routing": "dsr",
+                "routing": "dsr-ns3",
                 "topology": {"kind": "manet", "nodes": 20, "width": 1000, "height": 300},
                 "mobility": {"model": "rwp", "speed": 20, "pause": 0},
                 "flows": [{"protocol": "tfrc", "src": 0, "dst": 1}],
@@ -72,7 +72,7 @@ def test_a_tcp_segment_in_dsrs_send_buffer_at_100_s_no_longer_aborts_the_run(wri
         "seed": 2,
         "hop_sampling": 1,
         "radio": "ns2-80211b",
-        "routing": "dsr",
+        "routing": "dsr-ns3",
         "topology": {"kind": "manet", "nodes": 30, "width": 400, "height": 800, "fixed": [[0, 0], [400, 800]]},
         "mobility": {"model": "rwp", "speed": 20, "pause": 0},
         "flows": [

@@ -9,6 +9,7 @@
 
 #include "apps/flow_apps.h"
 #include "apps/flow_kinds.h"
+#include "dsr/dsr_report.h"
 #include "latp_agent/latp_agents.h"
 #include "mantra/registry.h"
 #include "mantra_version.h"
@@ -167,9 +168,12 @@ nlohmann::json run_simulation(const Spec& spec) {
   result["drops"] = {{"ifq", ifq_total},
                      {"mac_retry", scenario.drops.mac_retry},
                      {"no_route", scenario.drops.no_route},
+                     {"arp", scenario.drops.arp},
                      {"channel_error", scenario.drops.channel_error.count},
                      {"link_failure", scenario.link_failure_flush.flushed()}};
   if (agents) result["latp_agents"] = agents->summary();
+  result["routing"] = {{"protocol", spec.routing}};
+  if (spec.routing == "dsr") result["routing"].update(dsr::dsr_report(scenario.dsr_nodes));
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result["provenance"] = {{"commit", kMantraCommit},
                           {"ns3_version", kNs3Version},

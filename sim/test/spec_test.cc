@@ -101,12 +101,24 @@ TEST(Spec, EachBadInputNamesItsKey) {
          j["mobility"] = {{"model", "setdest"}, {"speed", 20}};
        },
        "mobility.model: random waypoint needs a manet topology (its area)"},
-      {[](json& j) { j["routing"] = "olsr"; }, "routing: unknown routing 'olsr' (known: aodv, dsr, oracle, static)"},
+      {[](json& j) { j["routing"] = "olsr"; },
+       "routing: unknown routing 'olsr' (known: aodv, dsr, dsr-ns3, oracle, static)"},
       {[](json& j) {
          j["routing"] = "oracle";
          j["link_failure_flush"] = true;
        },
-       "link_failure_flush: needs a routing protocol that repairs routes (aodv or dsr)"},
+       "link_failure_flush: needs a routing protocol that repairs routes (aodv or dsr-ns3)"},
+      {[](json& j) {
+         j["routing"] = "dsr";
+         j["link_failure_flush"] = true;
+       },
+       "link_failure_flush: our DSR takes what is queued for a broken link and salvages it itself"},
+      {[](json& j) { j["dsr_cache_replies"] = false; }, "dsr_cache_replies: is a setting of our DSR (routing: dsr)"},
+      {[](json& j) {
+         j["routing"] = "dsr";
+         j["dsr_cache_replies"] = "no";
+       },
+       "dsr_cache_replies: must be true or false"},
       {[](json& j) { j["flows"][0]["stop"] = 200; }, "flows[0].stop: must not be after the run's duration"},
       {[](json& j) { j["duration"] = "ten"; }, "duration: 'ten' is not a duration"},
       {[](json& j) { j["duration"] = "5hours"; }, "duration: '5hours' is not a duration"},
@@ -145,11 +157,16 @@ const char* kBase =
 
 std::string with(const std::string& fields) { return "{" + fields + ", " + kBase + "}"; }
 
-TEST(Spec, DsrWithMobilityIsAllowed) {
+TEST(Spec, BothDsrsWithMobilityAreAllowed) {
   json j = base();
   j["topology"] = {{"kind", "manet"}, {"nodes", 5}, {"width", 400}, {"height", 800}};
   j["mobility"] = {{"model", "rwp"}, {"speed", 1}};
+  for (const char* routing : {"dsr", "dsr-ns3"}) {
+    j["routing"] = routing;
+    EXPECT_EQ(error_of(j), "") << routing;
+  }
   j["routing"] = "dsr";
+  j["dsr_cache_replies"] = false;
   EXPECT_EQ(error_of(j), "");
 }
 

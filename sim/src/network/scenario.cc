@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "apps/tcp_flow.h"
+#include "dsr/dsr_routing.h"
 #include "network/oracle_routing.h"
 #include "network/queues.h"
 #include "network/radio.h"
@@ -48,10 +49,10 @@ constexpr double kNeverS = 1e9;            // s: beyond any run (a duration is a
 // as before, or dropped after the send buffer's timeout (30 s).
 void stop_dsr_send_buffer_scan(const NodeContainer& nodes) {
   for (uint32_t i = 0; i < nodes.GetN(); ++i) {
-    Ptr<dsr::DsrRouting> dsr = nodes.Get(i)->GetObject<dsr::DsrRouting>();
+    Ptr<ns3::dsr::DsrRouting> dsr = nodes.Get(i)->GetObject<ns3::dsr::DsrRouting>();
     NS_ABORT_MSG_IF(!dsr, "DSR is not installed on node " << i);
     dsr->SetAttribute("SendBuffInterval", TimeValue(Seconds(kNeverS)));
-    Simulator::ScheduleNow(&dsr::DsrRouting::SendBuffTimerExpire, dsr);
+    Simulator::ScheduleNow(&ns3::dsr::DsrRouting::SendBuffTimerExpire, dsr);
   }
 }
 
@@ -281,7 +282,16 @@ void build_wireless(const Spec& spec, Scenario& s) {
   } else if (spec.routing == "oracle") {  // shortest paths on the true positions (oracle_routing.h)
     internet.SetRoutingHelper(OracleRoutingHelper(std::make_shared<OracleRoutes>(s, spec.radio.rx_range_m)));
     internet.Install(s.nodes);
-  } else {  // dsr
+  } else if (spec.routing == "dsr") {  // ours (dsr/dsr_agent.h); its agents join once addresses exist
+    // ARP as ns-2's: an entry never expires, and a neighbour that did not
+    // answer is not shunned (ns-3 drops all to it for 100 s); DSR hears of
+    // the failure as a broken link (dsr/dsr_node.h).
+    Config::SetDefault("ns3::ArpCache::AliveTimeout", TimeValue(Seconds(kNeverS)));
+    Config::SetDefault("ns3::ArpCache::DeadTimeout", TimeValue(Seconds(0)));
+    Config::SetDefault("ns3::ArpCache::WaitReplyTimeout", TimeValue(MilliSeconds(100)));
+    internet.SetRoutingHelper(dsr::DsrRoutingHelper());
+    internet.Install(s.nodes);
+  } else {  // dsr-ns3
     // ns-3's DSR link acknowledgements are an oracle (the receiver cancels the
     // sender's timer directly) that resends copies after 100 ms of IFQ backlog;
     // off, DSR falls back to passive acknowledgements (ns3-notes.md §3). DSR
@@ -306,6 +316,9 @@ void build_wireless(const Spec& spec, Scenario& s) {
   for (uint32_t i = 0; i < ifaces.GetN(); ++i) s.addresses.push_back(ifaces.GetAddress(i));
   if (t.wired_head) add_link(s, 0, 1, t.head_bandwidth_bps, t.head_delay_s, t.head_queue, 0);
   if (spec.routing == "static") add_chain_routes(s);
+  if (spec.routing == "dsr") {
+    s.dsr_nodes = dsr::install_dsr(radio_nodes, devices, dsr::DsrOptions{spec.dsr_cache_replies}, kRoutingStreams);
+  }
 }
 
 // One point-to-point link between nodes a and b with `queue` at both ends and
@@ -450,6 +463,13 @@ void count_route_drops(Scenario& s) {
                         ++*counter;
                     },
                     &s.drops.no_route));
+    // ARP: packets to a neighbour that never answered, or beyond its pending queue.
+    const auto count = MakeBoundCallback(
+        +[](int64_t* counter, Ptr<const Packet>) { ++*counter; }, &s.drops.arp);
+    s.nodes.Get(i)->GetObject<ArpL3Protocol>()->TraceConnectWithoutContext("Drop", count);
+    for (uint32_t k = 0; k < ipv4->GetNInterfaces(); ++k) {
+      if (Ptr<ArpCache> cache = ipv4->GetInterface(k)->GetArpCache()) cache->TraceConnectWithoutContext("Drop", count);
+    }
   }
 }
 

@@ -7,8 +7,10 @@
 #include <ns3/node-container.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "dsr/dsr_node.h"
 #include "network/channel_error.h"
 #include "network/link_failure_flush.h"
 #include "spec/spec.h"
@@ -19,6 +21,7 @@ struct DropCounters {
   std::vector<int64_t> ifq_per_node;  // interface-queue (queue disc) overflows
   int64_t mac_retry = 0;              // frames dropped after the MAC's last retry
   int64_t no_route = 0;               // IP: no route, or dropped from AODV's buffer
+  int64_t arp = 0;                    // ARP: no answer from the neighbour, or its pending queue full
   ChannelErrorDrops channel_error;    // frames or packets the channel error model (or a wired loss) took
 };
 
@@ -26,7 +29,8 @@ struct Scenario {
   ns3::NodeContainer nodes;
   std::vector<ns3::Ipv4Address> addresses;  // one per node, for flows
   DropCounters drops;
-  LinkFailureFlush link_failure_flush;  // installed when the spec asks (link_failure_flush)
+  LinkFailureFlush link_failure_flush;                   // installed when the spec asks (link_failure_flush)
+  std::vector<std::unique_ptr<dsr::DsrNode>> dsr_nodes;  // our DSR's agents (routing: dsr), one per radio node
 };
 
 // Builds everything into `scenario`; must be called once per simulation.

@@ -713,9 +713,10 @@ Spec parse_spec(const json& j) {
   Spec s;
   if (!j.is_object()) throw SpecError("", "a spec must be a JSON object of keys, not " + std::string(j.type_name()));
   s.source = j;
-  check_keys(j, "",
-             {"duration", "seed", "interval", "smoothness_window", "hop_sampling", "measure", "phases", "radio",
-              "routing", "link_failure_flush", "channel_error", "topology", "mobility", "latp_agent", "flows"});
+  check_keys(
+      j, "",
+      {"duration", "seed", "interval", "smoothness_window", "hop_sampling", "measure", "phases", "radio", "routing",
+       "dsr_cache_replies", "link_failure_flush", "channel_error", "topology", "mobility", "latp_agent", "flows"});
   s.duration_s = duration(required(j, "", "duration"), "duration", kDuration);
   s.seed = static_cast<uint64_t>(integer(required(j, "", "seed"), "seed", kSeed));
   if (j.contains("interval")) s.interval_s = duration(j["interval"], "interval", kInterval);
@@ -760,18 +761,25 @@ Spec parse_spec(const json& j) {
     const json& r = j["routing"];
     s.routing = name_of(r);
     if (wired && s.routing != "static") throw SpecError("routing", "a wired topology uses static routing");
-    if (!wired && s.routing != "aodv" && s.routing != "dsr" && s.routing != "oracle" && s.routing != "static") {
-      throw SpecError("routing",
-                      "unknown routing '" + one_line(s.routing, kShown) + "' (known: aodv, dsr, oracle, static)");
+    if (!wired && s.routing != "aodv" && s.routing != "dsr" && s.routing != "dsr-ns3" && s.routing != "oracle" &&
+        s.routing != "static") {
+      throw SpecError("routing", "unknown routing '" + one_line(s.routing, kShown) +
+                                     "' (known: aodv, dsr, dsr-ns3, oracle, static)");
     }
     if (!wired && s.routing == "static" && s.topology.kind != TopologyKind::kChain) {
       throw SpecError("routing", "static routing on a radio needs a chain (each node forwards to its neighbour)");
     }
   }
+  if (j.contains("dsr_cache_replies")) {
+    s.dsr_cache_replies = boolean(j["dsr_cache_replies"], "dsr_cache_replies");
+    if (s.routing != "dsr") throw SpecError("dsr_cache_replies", "is a setting of our DSR (routing: dsr)");
+  }
   if (j.contains("link_failure_flush")) {
     s.link_failure_flush = boolean(j["link_failure_flush"], "link_failure_flush");
-    if (s.link_failure_flush && s.routing != "aodv" && s.routing != "dsr")
-      throw SpecError("link_failure_flush", "needs a routing protocol that repairs routes (aodv or dsr)");
+    if (s.link_failure_flush && s.routing == "dsr")
+      throw SpecError("link_failure_flush", "our DSR takes what is queued for a broken link and salvages it itself");
+    if (s.link_failure_flush && s.routing != "aodv" && s.routing != "dsr-ns3")
+      throw SpecError("link_failure_flush", "needs a routing protocol that repairs routes (aodv or dsr-ns3)");
   }
   if (s.topology.wired_head && s.routing != "static") {
     throw SpecError("routing", "a chain with a wired head uses static routing (routing: static)");

@@ -188,7 +188,8 @@ struct Spec {
   bool latp_agent = true;            // LATP node agents on every node (when a flow is latp)
   mantra::Params latp_agent_params;  // core/src/latp/node_agent.h parameters
   RadioSpec radio;
-  std::string routing = "aodv";     // aodv | dsr | static (p2p)
+  std::string routing = "aodv";     // aodv | dsr (ours) | dsr-ns3 | oracle | static
+  bool dsr_cache_replies = true;    // our DSR: intermediate nodes answer requests from their caches
   bool link_failure_flush = false;  // ns-2's AODV: a MAC failure drops what is queued for that neighbour
   ChannelErrorSpec channel_error;   // wireless
   TopologySpec topology;

@@ -88,6 +88,7 @@ bench: build
 	PYTHONPATH=python $(VENV)/bin/python bench/chain_capacity.py
 	PYTHONPATH=python $(VENV)/bin/python bench/fig8_cost.py
 	PYTHONPATH=python $(VENV)/bin/python bench/core_datagram_rate.py
+	PYTHONPATH=python $(VENV)/bin/python bench/dsr_cost.py
 
 clean:
 	rm -rf $(BUILD) $(SANITIZE_BUILD)

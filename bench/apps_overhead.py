@@ -12,7 +12,6 @@ its absolute wall times (its CBR rate is its own TFRC's sending rate).
                            [--seeds N] [--sim PATH ...] [--json FILE])
 """
 
-import argparse
 import statistics
 
 import sims
@@ -27,11 +26,7 @@ BASE = {
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seeds", type=int, default=3)
-    ap.add_argument("--json", help="write every run here")
-    sims.add_argument(ap)
-    args = ap.parse_args()
+    args = sims.arguments()
     binaries = sims.resolve(args)
     infos = [sims.describe(b) for b in binaries]
     names = sims.labels(infos)

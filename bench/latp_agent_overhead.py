@@ -14,8 +14,6 @@ absolute wall times.
                            [--seeds N] [--sim PATH ...] [--json FILE])
 """
 
-import argparse
-
 import sims
 from mantra.simulator import run_spec
 
@@ -36,11 +34,7 @@ def run(seed, agents, sim):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seeds", type=int, default=3)
-    ap.add_argument("--json", help="write every run here")
-    sims.add_argument(ap)
-    args = ap.parse_args()
+    args = sims.arguments()
     binaries = sims.resolve(args)
     infos = [sims.describe(b) for b in binaries]
     names = sims.labels(infos)

@@ -26,6 +26,15 @@ def add_argument(ap: argparse.ArgumentParser) -> None:
     )
 
 
+def arguments(default_seeds: int = 3) -> argparse.Namespace:
+    """A bench's command line: --seeds N, --json FILE (every run written there) and --sim."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seeds", type=int, default=default_seeds)
+    ap.add_argument("--json", help="write every run here")
+    add_argument(ap)
+    return ap.parse_args()
+
+
 def resolve(args: argparse.Namespace) -> list[Path]:
     """The binaries, as absolute paths. MANTRA_SIM is dropped from the environment
     afterwards: mantra.execute would otherwise run it in place of every --sim."""

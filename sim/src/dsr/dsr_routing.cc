@@ -47,9 +47,8 @@ void DsrRouting::PrintRoutingTable(Ptr<OutputStreamWrapper> stream, Time::Unit) 
 }
 
 void DsrRouting::DoDispose() {
-  ipv4_ = nullptr;
   node_ = nullptr;
-  Ipv4RoutingProtocol::DoDispose();
+  FixedInterfacesRouting::DoDispose();
 }
 
 TypeId DsrL4::GetTypeId() {

@@ -23,10 +23,11 @@
 #include <vector>
 
 #include "dsr/dsr_node.h"
+#include "network/fixed_interfaces_routing.h"
 
 namespace mantra::sim::dsr {
 
-class DsrRouting : public ns3::Ipv4RoutingProtocol {
+class DsrRouting : public FixedInterfacesRouting {
  public:
   static ns3::TypeId GetTypeId();
 
@@ -37,16 +38,10 @@ class DsrRouting : public ns3::Ipv4RoutingProtocol {
   bool RouteInput(ns3::Ptr<const ns3::Packet> p, const ns3::Ipv4Header& header, ns3::Ptr<const ns3::NetDevice> idev,
                   const UnicastForwardCallback& ucb, const MulticastForwardCallback& mcb,
                   const LocalDeliverCallback& lcb, const ErrorCallback& ecb) override;
-  void NotifyInterfaceUp(uint32_t) override {}
-  void NotifyInterfaceDown(uint32_t) override {}
-  void NotifyAddAddress(uint32_t, ns3::Ipv4InterfaceAddress) override {}
-  void NotifyRemoveAddress(uint32_t, ns3::Ipv4InterfaceAddress) override {}
-  void SetIpv4(ns3::Ptr<ns3::Ipv4> ipv4) override { ipv4_ = ipv4; }
   void PrintRoutingTable(ns3::Ptr<ns3::OutputStreamWrapper> stream, ns3::Time::Unit unit) const override;
 
  private:
   void DoDispose() override;
-  ns3::Ptr<ns3::Ipv4> ipv4_;
   DsrNode* node_ = nullptr;
 };
 

@@ -33,7 +33,9 @@ bool tagged(Ptr<const Packet> p, MeasurementTag& tag) { return p && p->PeekPacke
 }  // namespace
 
 LossOracle::LossOracle(const Spec& spec, NodeContainer& nodes)
-    : rx_range_m_(spec.radio.rx_range_m), silent_losses_in_routing_(spec.routing == "dsr"), nodes_(nodes) {
+    : rx_range_m_(spec.radio.rx_range_m),
+      silent_losses_in_routing_(spec.routing == "dsr" || spec.routing == "dsr-ns3"),
+      nodes_(nodes) {
   queues_.resize(nodes.GetN());
   hooks_.reserve(nodes.GetN());
   for (uint32_t i = 0; i < nodes.GetN(); ++i) hooks_.push_back({this, i});

@@ -16,7 +16,7 @@
 //     ARP (neighbour unreachable) or by DSR ──────────────────────► route change
 //   flushed from a queue after a MAC failure to its next hop
 //     (link_failure_flush) ───────────────────────────────────────► route change
-//   under DSR, declared lost but dropped at no traced site (DSR's
+//   under either DSR (ours or dsr-ns3), declared lost but dropped at no traced site (DSR's
 //     send and maintenance buffers drop without a trace) ─────────► route change
 //   declared lost by the receiver but delivered later (reordered
 //     across paths) ──────────────────────────────────────────────► route change

@@ -127,9 +127,8 @@ void OracleRouting::PrintRoutingTable(Ptr<OutputStreamWrapper> stream, Time::Uni
 void OracleRouting::DoDispose() {
   retry_.Cancel();
   held_.clear();
-  ipv4_ = nullptr;
   radio_ = nullptr;
-  Ipv4RoutingProtocol::DoDispose();
+  FixedInterfacesRouting::DoDispose();
 }
 
 Ptr<Ipv4RoutingProtocol> OracleRoutingHelper::Create(Ptr<Node> node) const {

@@ -27,11 +27,12 @@
 #include <deque>
 #include <memory>
 
+#include "network/fixed_interfaces_routing.h"
 #include "network/oracle_routes.h"
 
 namespace mantra::sim {
 
-class OracleRouting : public ns3::Ipv4RoutingProtocol {
+class OracleRouting : public FixedInterfacesRouting {
  public:
   static constexpr size_t kHeldPackets = 64;
   static constexpr int64_t kHoldMs = 30'000;
@@ -44,11 +45,6 @@ class OracleRouting : public ns3::Ipv4RoutingProtocol {
   bool RouteInput(ns3::Ptr<const ns3::Packet> p, const ns3::Ipv4Header& header, ns3::Ptr<const ns3::NetDevice> idev,
                   const UnicastForwardCallback& ucb, const MulticastForwardCallback& mcb,
                   const LocalDeliverCallback& lcb, const ErrorCallback& ecb) override;
-  void NotifyInterfaceUp(uint32_t) override {}
-  void NotifyInterfaceDown(uint32_t) override {}
-  void NotifyAddAddress(uint32_t, ns3::Ipv4InterfaceAddress) override {}
-  void NotifyRemoveAddress(uint32_t, ns3::Ipv4InterfaceAddress) override {}
-  void SetIpv4(ns3::Ptr<ns3::Ipv4> ipv4) override { ipv4_ = ipv4; }
   void PrintRoutingTable(ns3::Ptr<ns3::OutputStreamWrapper> stream, ns3::Time::Unit unit) const override;
 
  private:
@@ -70,7 +66,6 @@ class OracleRouting : public ns3::Ipv4RoutingProtocol {
 
   std::shared_ptr<OracleRoutes> routes_;
   uint32_t node_ = 0;
-  ns3::Ptr<ns3::Ipv4> ipv4_;
   ns3::Ptr<ns3::NetDevice> radio_;  // the device of this node's radio address, found once
   std::deque<Held> held_;
   ns3::EventId retry_;

@@ -26,6 +26,7 @@ def test_a_chain_carries_cbr_with_rfc_4728_source_route_bytes_on_every_hop(write
     # one discovery: a non-propagating request, then the flood the target answers
     assert routing["discoveries"] == 1 and routing["propagating_requests"] == 1
     assert routing["route_errors"] == 0 and sum(routing["drops"].values()) == 0
+    assert routing["routed_hops_mean"] == 4
 
 
 def test_a_moving_network_delivers_each_packet_once_and_repairs_routes(write_spec):

@@ -193,6 +193,8 @@ void DsrNode::deliver(Packet p) {
   ip.SetTos(p.tos);
   ip.SetIdentification(p.identification);
   ip.SetPayloadSize(packet->GetSize());
+  ++delivered_;
+  delivered_hops_ += kDefaultTtl - p.ttl + 1;
   local_deliver_(packet, ip, interface_);
 }
 

@@ -59,6 +59,10 @@ class DsrNode : public DsrHost {
   const DsrAgent& agent() const { return *agent_; }
   // Packets dropped by reason (DropReason's order).
   const std::array<int64_t, kDropReasons>& drops() const { return drops_; }
+  // Transport packets delivered here, and the hops they crossed (read from
+  // their IP TTL: every relay lowers it by one, a salvage's detour included).
+  int64_t delivered() const { return delivered_; }
+  int64_t delivered_hops() const { return delivered_hops_; }
 
   // From ns-3.
   void from_transport(ns3::Ptr<ns3::Packet> packet, ns3::Ipv4Address source, ns3::Ipv4Address destination,
@@ -93,6 +97,8 @@ class DsrNode : public DsrHost {
   ns3::Ipv4RoutingProtocol::LocalDeliverCallback local_deliver_;
   std::unique_ptr<DsrAgent> agent_;
   std::array<int64_t, kDropReasons> drops_{};
+  int64_t delivered_ = 0;
+  int64_t delivered_hops_ = 0;
 };
 
 // Reads a DSR packet from an IP header and what follows it; nullopt when the

@@ -5,6 +5,7 @@ namespace mantra::sim::dsr {
 nlohmann::json dsr_report(const std::vector<std::unique_ptr<DsrNode>>& nodes) {
   DsrCounters sum;
   std::array<int64_t, kDropReasons> drops{};
+  int64_t delivered = 0, delivered_hops = 0;
   for (const auto& node : nodes) {
     const DsrCounters& c = node->agent().counters();
     sum.requests_sent += c.requests_sent;
@@ -22,6 +23,8 @@ nlohmann::json dsr_report(const std::vector<std::unique_ptr<DsrNode>>& nodes) {
     sum.salvaged += c.salvaged;
     sum.duplicates_suppressed += c.duplicates_suppressed;
     for (size_t r = 0; r < kDropReasons; ++r) drops[r] += node->drops()[r];
+    delivered += node->delivered();
+    delivered_hops += node->delivered_hops();
   }
   auto dropped = [&](DropReason r) { return drops[static_cast<size_t>(r)]; };
   return {
@@ -38,6 +41,9 @@ nlohmann::json dsr_report(const std::vector<std::unique_ptr<DsrNode>>& nodes) {
       {"gratuitous_replies", sum.gratuitous_replies},
       {"salvaged", sum.salvaged},
       {"duplicates_suppressed", sum.duplicates_suppressed},
+      {"routed_hops_mean", delivered
+                               ? nlohmann::json(static_cast<double>(delivered_hops) / static_cast<double>(delivered))
+                               : nlohmann::json(nullptr)},
       {"drops",
        {{"send_buffer_timeout", dropped(DropReason::kSendBufferTimeout)},
         {"send_buffer_full", dropped(DropReason::kSendBufferFull)},

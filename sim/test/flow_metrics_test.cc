@@ -14,6 +14,22 @@ FlowSpec flow(double start, double stop) {
   return f;
 }
 
+// A sample with a path after an interval without goodput is blocked; one
+// without a path is unreachable, never blocked; the first sample is neither.
+TEST(FlowMetrics, ASampleWithAPathAfterAnIntervalWithoutGoodputIsBlocked) {
+  FlowMetrics m(flow(0, 20), 1.0, 10.0, 0, 1e9);
+  m.on_hop_sample(3);  // first: nothing to judge
+  m.on_goodput(0.5, 1000);
+  m.on_hop_sample(3);             // delivered since: not blocked
+  m.on_hop_sample(4);             // nothing since: blocked
+  m.on_hop_sample(std::nullopt);  // no path: unreachable
+  m.on_goodput(4.5, 1000);
+  m.on_hop_sample(2);  // delivered since: not blocked
+  const auto j = m.summary()["path_hops"];
+  EXPECT_DOUBLE_EQ(j["unreachable_share"].get<double>(), 0.2);
+  EXPECT_DOUBLE_EQ(j["blocked_share"].get<double>(), 0.25);  // 1 of the 4 samples with a path
+}
+
 TEST(FlowMetrics, SmoothnessIsMeanOfMinOverMaxPerWindow) {
   FlowMetrics m(flow(0, 20), 1.0, 10.0, 0, 1e9);
   // Window 1: 100 bytes per second except 50 in one second -> 0.5.

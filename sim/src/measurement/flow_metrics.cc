@@ -54,6 +54,7 @@ void FlowMetrics::on_duplicate(double now_s) {
 
 void FlowMetrics::on_goodput(double now_s, int64_t bytes) {
   if (size_t b = bin(now_s); b < rx_bytes_.size()) rx_bytes_[b] += bytes;
+  delivered_ever_bytes_ += bytes;
   if (!measured(now_s)) return;
   goodput_bytes_ += bytes;
   const double gap = now_s - last_goodput_s_.value_or(from_s_);
@@ -68,9 +69,11 @@ void FlowMetrics::on_hop_sample(std::optional<int> hops) {
   ++hop_samples_;
   if (hops) {
     hop_sum_ += *hops;
+    if (hop_samples_ > 1 && delivered_ever_bytes_ == delivered_at_last_sample_) ++hop_samples_blocked_;
   } else {
     ++hop_samples_unreachable_;
   }
+  delivered_at_last_sample_ = delivered_ever_bytes_;
 }
 
 void FlowMetrics::set_diagnostics(std::string side, std::vector<std::pair<std::string, double>> values) {
@@ -143,6 +146,9 @@ nlohmann::json FlowMetrics::summary() const {
     const int64_t reachable = hop_samples_ - hop_samples_unreachable_;
     j["path_hops"] = {{"mean", reachable > 0 ? nlohmann::json(static_cast<double>(hop_sum_) / reachable) : nullptr},
                       {"unreachable_share", static_cast<double>(hop_samples_unreachable_) / hop_samples_},
+                      {"blocked_share", reachable > 1 ? nlohmann::json(static_cast<double>(hop_samples_blocked_) /
+                                                                       static_cast<double>(reachable))
+                                                      : nullptr},
                       {"samples", hop_samples_}};
   }
   nlohmann::json t = nlohmann::json::array(), rx = nlohmann::json::array(), tx = nlohmann::json::array();

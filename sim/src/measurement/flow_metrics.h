@@ -40,7 +40,9 @@ class FlowMetrics {
   // as DSR may deliver one packet twice); it counts nowhere else.
   void on_duplicate(double now_s);
   void set_diagnostics(std::string side, std::vector<std::pair<std::string, double>> values);
-  // A sample of the flow's path length on the unit-disk graph (nullopt: no path).
+  // A sample of the flow's path length on the unit-disk graph (nullopt: no
+  // path). A sample with a path and no goodput since the previous sample is
+  // a blocked one: the graph could carry the flow, the routing did not.
   void on_hop_sample(std::optional<int> hops);
 
   // Whether time t_s lies in the measurement window.
@@ -74,7 +76,9 @@ class FlowMetrics {
   std::vector<int64_t> rx_bytes_;  // goodput per interval of the active period
   std::vector<int64_t> tx_bytes_;  // bytes sent per interval
   nlohmann::json diagnostics_ = nlohmann::json::object();
-  int64_t hop_samples_ = 0, hop_samples_unreachable_ = 0, hop_sum_ = 0;
+  int64_t hop_samples_ = 0, hop_samples_unreachable_ = 0, hop_sum_ = 0, hop_samples_blocked_ = 0;
+  int64_t delivered_ever_bytes_ = 0;  // goodput in or out of the window
+  int64_t delivered_at_last_sample_ = 0;
 };
 
 // Jain's fairness index (sum x)^2 / (n sum x^2); 1 for a single flow.

@@ -27,6 +27,7 @@ def test_a_chain_carries_cbr_with_rfc_4728_source_route_bytes_on_every_hop(write
     assert routing["discoveries"] == 1 and routing["propagating_requests"] == 1
     assert routing["route_errors"] == 0 and sum(routing["drops"].values()) == 0
     assert routing["routed_hops_mean"] == 4
+    assert r["delivery"]["sent"] == f["sent"] and r["delivery"]["received"] == f["received"]
 
 
 def test_a_moving_network_delivers_each_packet_once_and_repairs_routes(write_spec):

@@ -98,6 +98,27 @@ nlohmann::json flow_means(const std::vector<nlohmann::json>& flows) {
   return out;
 }
 
+// Every flow's packets together (a routing comparison's delivery ratio and
+// delay): sent, received, their ratio, and the mean delay of the packets
+// received (each flow's mean weighted by its packets).
+nlohmann::json delivery_totals(const nlohmann::json& flows) {
+  int64_t sent = 0, received = 0, timed = 0;
+  double delay_sum_ms = 0;
+  for (const auto& f : flows) {
+    sent += f["sent"].get<int64_t>();
+    const auto got = f["received"].get<int64_t>();
+    received += got;
+    if (f.contains("delay_ms") && f["delay_ms"].contains("mean") && f["delay_ms"]["mean"].is_number() && got > 0) {
+      delay_sum_ms += f["delay_ms"]["mean"].get<double>() * static_cast<double>(got);
+      timed += got;
+    }
+  }
+  return {{"sent", sent},
+          {"received", received},
+          {"ratio", sent > 0 ? nlohmann::json(static_cast<double>(received) / static_cast<double>(sent)) : nullptr},
+          {"delay_ms_mean", timed > 0 ? nlohmann::json(delay_sum_ms / static_cast<double>(timed)) : nullptr}};
+}
+
 }  // namespace
 
 nlohmann::json run_simulation(const Spec& spec) {
@@ -159,6 +180,7 @@ nlohmann::json run_simulation(const Spec& spec) {
   const auto jain = jain_index(elastic);
   result["fairness_jain"] = jain ? nlohmann::json(*jain) : nlohmann::json(nullptr);
   result["flow_means"] = flow_means(elastic_summaries);
+  result["delivery"] = delivery_totals(result["flows"]);
   const auto summaries = result["flows"].get<std::vector<nlohmann::json>>();
   result["groups"] = flow_groups(spec, drawn, summaries);
   if (!spec.phases.empty()) result["phases"] = phase_totals(spec, drawn, summaries);

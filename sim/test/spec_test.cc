@@ -114,6 +114,7 @@ TEST(Spec, EachBadInputNamesItsKey) {
        },
        "link_failure_flush: our DSR takes what is queued for a broken link and salvages it itself"},
       {[](json& j) { j["dsr_cache_replies"] = false; }, "dsr_cache_replies: is a setting of our DSR (routing: dsr)"},
+      {[](json& j) { j["arp"] = "ns1"; }, "arp: unknown ARP 'ns1' (known: ns2, ns3)"},
       {[](json& j) {
          j["routing"] = "dsr";
          j["dsr_cache_replies"] = "no";
@@ -168,6 +169,18 @@ TEST(Spec, BothDsrsWithMobilityAreAllowed) {
   j["routing"] = "dsr";
   j["dsr_cache_replies"] = false;
   EXPECT_EQ(error_of(j), "");
+}
+
+TEST(Spec, ArpIsNs2sUnderOurDsrAndNs3sElseUnlessTheSpecSays) {
+  json j = base();
+  EXPECT_EQ(parse_spec(j).arp, "ns3");
+  j["routing"] = "dsr";
+  EXPECT_EQ(parse_spec(j).arp, "ns2");
+  j["arp"] = "ns3";
+  EXPECT_EQ(parse_spec(j).arp, "ns3");
+  j["routing"] = "oracle";
+  j["arp"] = "ns2";
+  EXPECT_EQ(parse_spec(j).arp, "ns2");
 }
 
 // Inputs that once aborted, hung or misreported, and a dozen more like them: each

@@ -33,6 +33,7 @@ constexpr int64_t kWiredStreams = streams::kWired;
 constexpr int kRadioQueuePackets = 50;     // ns-2's interface queue
 constexpr int kWiredQueuePackets = 50;     // a wired link's drop-tail default
 constexpr int kAccessQueuePackets = 1000;  // a dumbbell's access links: never the bottleneck
+constexpr int kNs2ArpWaitMs = 100;         // ARP's wait for a reply under `arp: ns2` (set_arp)
 constexpr int kDsrAckTimeoutMs = 500;      // DSR's passive-acknowledgement timeout (below)
 constexpr double kNeverS = 1e9;            // s: beyond any run (a duration is at most 10^6 s, spec_values.h)
 
@@ -263,6 +264,19 @@ void equip_radio(const Spec& spec, NetDeviceContainer& devices, Scenario& s) {
   if (spec.link_failure_flush) s.link_failure_flush.install(devices);
 }
 
+// ARP as ns-2's (`arp: ns2`): an entry never expires, and a neighbour that
+// did not answer is not shunned (ns-3 drops everything to it for 100 s after
+// three unanswered requests); each request waits 100 ms for its reply, not
+// 1 s, so a failure is known within about 400 ms (ns-2 knew it at the third
+// packet that found the neighbour unresolved). Our DSR hears of a failure as
+// a broken link (dsr/dsr_node.h). Set before any ARP cache exists.
+void set_arp(const Spec& spec) {
+  if (spec.arp != "ns2") return;
+  Config::SetDefault("ns3::ArpCache::AliveTimeout", TimeValue(Seconds(kNeverS)));
+  Config::SetDefault("ns3::ArpCache::DeadTimeout", TimeValue(Seconds(0)));
+  Config::SetDefault("ns3::ArpCache::WaitReplyTimeout", TimeValue(MilliSeconds(kNs2ArpWaitMs)));
+}
+
 void build_wireless(const Spec& spec, Scenario& s) {
   const TopologySpec& t = spec.topology;
   // With a wired head (RSC-VAR Fig. 5) node 0 is a wired host and the radio
@@ -283,12 +297,6 @@ void build_wireless(const Spec& spec, Scenario& s) {
     internet.SetRoutingHelper(OracleRoutingHelper(std::make_shared<OracleRoutes>(s, spec.radio.rx_range_m)));
     internet.Install(s.nodes);
   } else if (spec.routing == "dsr") {  // ours (dsr/dsr_agent.h); its agents join once addresses exist
-    // ARP as ns-2's: an entry never expires, and a neighbour that did not
-    // answer is not shunned (ns-3 drops all to it for 100 s); DSR hears of
-    // the failure as a broken link (dsr/dsr_node.h).
-    Config::SetDefault("ns3::ArpCache::AliveTimeout", TimeValue(Seconds(kNeverS)));
-    Config::SetDefault("ns3::ArpCache::DeadTimeout", TimeValue(Seconds(0)));
-    Config::SetDefault("ns3::ArpCache::WaitReplyTimeout", TimeValue(MilliSeconds(100)));
     internet.SetRoutingHelper(dsr::DsrRoutingHelper());
     internet.Install(s.nodes);
   } else {  // dsr-ns3
@@ -482,6 +490,7 @@ void build_scenario(const Spec& spec, Scenario& s) {
   s.drops.ifq_per_node.assign(s.nodes.GetN(), 0);
   place_unscripted(spec, s.nodes);
   place_scripted(spec, s.nodes);
+  set_arp(spec);
   if (spec.topology.kind == TopologyKind::kP2p)
     build_wired(spec, s);
   else if (spec.topology.kind == TopologyKind::kDumbbell)

@@ -713,10 +713,10 @@ Spec parse_spec(const json& j) {
   Spec s;
   if (!j.is_object()) throw SpecError("", "a spec must be a JSON object of keys, not " + std::string(j.type_name()));
   s.source = j;
-  check_keys(
-      j, "",
-      {"duration", "seed", "interval", "smoothness_window", "hop_sampling", "measure", "phases", "radio", "routing",
-       "dsr_cache_replies", "link_failure_flush", "channel_error", "topology", "mobility", "latp_agent", "flows"});
+  check_keys(j, "",
+             {"duration", "seed", "interval", "smoothness_window", "hop_sampling", "measure", "phases", "radio",
+              "routing", "dsr_cache_replies", "arp", "link_failure_flush", "channel_error", "topology", "mobility",
+              "latp_agent", "flows"});
   s.duration_s = duration(required(j, "", "duration"), "duration", kDuration);
   s.seed = static_cast<uint64_t>(integer(required(j, "", "seed"), "seed", kSeed));
   if (j.contains("interval")) s.interval_s = duration(j["interval"], "interval", kInterval);
@@ -769,6 +769,14 @@ Spec parse_spec(const json& j) {
     if (!wired && s.routing == "static" && s.topology.kind != TopologyKind::kChain) {
       throw SpecError("routing", "static routing on a radio needs a chain (each node forwards to its neighbour)");
     }
+  }
+  s.arp = s.routing == "dsr" ? "ns2" : "ns3";
+  if (j.contains("arp")) {
+    if (!s.topology.has_radio())
+      throw SpecError("arp", "a wired topology has no ARP to set (its links are point to point)");
+    s.arp = name_of(j["arp"]);
+    if (s.arp != "ns2" && s.arp != "ns3")
+      throw SpecError("arp", "unknown ARP '" + one_line(s.arp, kShown) + "' (known: ns2, ns3)");
   }
   if (j.contains("dsr_cache_replies")) {
     s.dsr_cache_replies = boolean(j["dsr_cache_replies"], "dsr_cache_replies");

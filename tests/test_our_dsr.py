@@ -34,7 +34,7 @@ def test_a_moving_network_delivers_each_packet_once_and_repairs_routes(write_spe
     r = sim(
         write_spec(
             {
-                "duration": 60,
+                "duration": 30,
                 "seed": 3,
                 "radio": "ns2-80211b",
                 "routing": "dsr",

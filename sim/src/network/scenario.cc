@@ -460,6 +460,30 @@ void build_dumbbell(const Spec& spec, Scenario& s) {
   Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 }
 
+constexpr uint16_t kAodvPort = 654;
+
+// Counts AODV's packets as each node's IP sends them (its Tx trace: every
+// packet out of an interface, originated or forwarded).
+void count_aodv_traffic(Scenario& s) {
+  for (uint32_t i = 0; i < s.nodes.GetN(); ++i) {
+    s.nodes.Get(i)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+        "Tx", MakeBoundCallback(
+                  +[](AodvTraffic* traffic, Ptr<const Packet> packet, Ptr<Ipv4>, uint32_t) {
+                    Ptr<Packet> copy = packet->Copy();
+                    Ipv4Header ip;
+                    copy->RemoveHeader(ip);
+                    UdpHeader udp;
+                    if (ip.GetProtocol() != UdpL4Protocol::PROT_NUMBER || copy->GetSize() < udp.GetSerializedSize())
+                      return;
+                    copy->PeekHeader(udp);
+                    if (udp.GetDestinationPort() != kAodvPort) return;
+                    ++traffic->packets;
+                    traffic->bytes += packet->GetSize();
+                  },
+                  &s.aodv_traffic));
+  }
+}
+
 void count_route_drops(Scenario& s) {
   for (uint32_t i = 0; i < s.nodes.GetN(); ++i) {
     auto ipv4 = s.nodes.Get(i)->GetObject<Ipv4L3Protocol>();
@@ -498,6 +522,7 @@ void build_scenario(const Spec& spec, Scenario& s) {
   else
     build_wireless(spec, s);
   count_route_drops(s);
+  if (spec.routing == "aodv") count_aodv_traffic(s);
 }
 
 }  // namespace mantra::sim

@@ -25,12 +25,19 @@ struct DropCounters {
   ChannelErrorDrops channel_error;    // frames or packets the channel error model (or a wired loss) took
 };
 
+// AODV's own packets (UDP port 654) as the nodes' IP sent them, every hop.
+struct AodvTraffic {
+  int64_t packets = 0;
+  int64_t bytes = 0;  // IP header included
+};
+
 struct Scenario {
   ns3::NodeContainer nodes;
   std::vector<ns3::Ipv4Address> addresses;  // one per node, for flows
   DropCounters drops;
   LinkFailureFlush link_failure_flush;                   // installed when the spec asks (link_failure_flush)
   std::vector<std::unique_ptr<dsr::DsrNode>> dsr_nodes;  // our DSR's agents (routing: dsr), one per radio node
+  AodvTraffic aodv_traffic;                              // routing: aodv
 };
 
 // Builds everything into `scenario`; must be called once per simulation.

@@ -37,6 +37,8 @@ def test_random_waypoint_network_carries_tfrc(write_spec):
     f = r["flows"][0]
     assert f["received"] > 0 and f["throughput_kbps"] > 10
     assert r["provenance"]["events"] > 0
+    # AODV's own packets, counted at every hop: it had routes to find
+    assert r["routing"]["protocol"] == "aodv" and r["routing"]["packets_sent"]["all"] > 0
 
 
 def test_dsr_runs_with_moving_nodes_and_counts_each_packet_once(write_spec):

@@ -4,7 +4,7 @@
 // escaping is a bug: it is not caught, so the fuzzer reports it.
 //
 // Built by sim/fuzz/CMakeLists.txt with clang -fsanitize=fuzzer,address,undefined;
-// run by scripts/fuzz-spec.sh (seed corpus and dictionary in sim/fuzz/).
+// run by scripts/fuzz.sh spec (seed corpus and dictionary in sim/fuzz/).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

@@ -184,7 +184,7 @@ TEST(DsrAgent, APacketIsDeliveredOnceWhateverCopiesArrive) {
   EXPECT_EQ(net.delivered(1).size(), 2u);
 }
 
-TEST(DsrAgent, ARequestIsPassedOnOnceAndNotByANodeAlreadyOnItsRoute) {
+TEST(DsrAgent, EachNodePassesAFloodedRequestOnOnceThoughItHearsItTwice) {
   ToyNet net(4);  // a square: 0-1, 0-2, 1-3, 2-3; 3 is not the target
   net.link(0, 1);
   net.link(0, 2);
@@ -192,9 +192,15 @@ TEST(DsrAgent, ARequestIsPassedOnOnceAndNotByANodeAlreadyOnItsRoute) {
   net.link(2, 3);
   net.send(0, 5, 1.0);  // node 5 does not exist: nobody answers
   net.run_until(1.2);
-  int by_three = 0;
-  for (const toy::Sent& s : net.sent()) by_three += s.from == 3 && s.packet.header.request ? 1 : 0;
-  EXPECT_EQ(by_three, 1);  // heard from 1 and from 2, passed on once
+  int passed_on[4] = {};
+  for (const toy::Sent& s : net.sent()) {
+    if (s.packet.header.request && s.from != 0) ++passed_on[s.from];
+  }
+  EXPECT_EQ(passed_on[3], 1);  // heard from 1 and from 2, passed on once
+  // 1 and 2 hear 0's non-propagating request (not passed on), its flood (passed on), and 3's
+  // copy of the flood, which lists them already: once each.
+  EXPECT_EQ(passed_on[1], 1);
+  EXPECT_EQ(passed_on[2], 1);
 }
 
 }  // namespace

@@ -18,6 +18,13 @@ Path route_so_far(const Packet& request) {
   return path;
 }
 
+// The route a reply gives: its requester (the reply's IP destination), then the nodes it lists.
+Path replied_route(const Packet& reply) {
+  Path path{reply.destination};
+  path.insert(path.end(), reply.header.reply->route.begin(), reply.header.reply->route.end());
+  return path;
+}
+
 Path reversed(Path path) {
   std::reverse(path.begin(), path.end());
   return path;
@@ -128,7 +135,7 @@ void DsrAgent::receive(Packet p) {
     return;
   }
   if (!p.header.errors.empty()) process_errors(p);  // ns-2's dsragent_snoop_forwarded_errors
-  forward(std::move(p));
+  forward(std::move(p), route, at);
 }
 
 void DsrAgent::receive_for_me(Packet p) {
@@ -186,8 +193,7 @@ void DsrAgent::reply_to_requester(const Packet& request) {
 }
 
 void DsrAgent::accept_reply(const Packet& p) {
-  Path route{self_};
-  route.insert(route.end(), p.header.reply->route.begin(), p.header.reply->route.end());
+  const Path route = replied_route(p);  // starts at this node, the requester
   cache_.add(route);
   requests_.reset_backoff(route.back());
   double delay_s = 0;  // ns-2 spaces what a reply releases, to let ARP finish
@@ -203,9 +209,7 @@ void DsrAgent::accept_reply(const Packet& p) {
       });
 }
 
-void DsrAgent::forward(Packet p) {
-  const Path route = route_of(p);
-  const size_t at = receiver_of(p);
+void DsrAgent::forward(Packet p, const Path& route, size_t at) {
   snoop(route, at - 1);
   if (p.ttl == 0) {
     host_.drop(p, DropReason::kTtl);
@@ -248,11 +252,7 @@ void DsrAgent::overhear(const Packet& p) {
   if (slot == std::pair{p.source, p.identification}) return;  // processed once already
   slot = {p.source, p.identification};
   if (!p.header.errors.empty()) process_errors(p);
-  if (p.header.reply) {
-    Path replied{p.destination};
-    replied.insert(replied.end(), p.header.reply->route.begin(), p.header.reply->route.end());
-    snoop(replied, std::nullopt);
-  }
+  if (p.header.reply) snoop(replied_route(p), std::nullopt);
   snoop(route, at - 1);
   if (!p.carries_data()) return;  // no route shortening for DSR's own packets
   for (size_t i = at + 1; i < route.size(); ++i) {
@@ -314,8 +314,7 @@ void DsrAgent::undeliverable(Packet p, Address broken_to) {
   }
   if (std::optional<Path> other = cache_.find(p.destination)) {
     if (p.header.reply) {  // a reply listing the broken link, either way, is not passed on
-      Path replied{p.destination};
-      replied.insert(replied.end(), p.header.reply->route.begin(), p.header.reply->route.end());
+      const Path replied = replied_route(p);
       for (size_t i = 0; i + 1 < replied.size(); ++i) {
         if ((replied[i] == self_ && replied[i + 1] == broken_to) ||
             (replied[i] == broken_to && replied[i + 1] == self_)) {

@@ -51,6 +51,7 @@ enum class DropReason {
   kMalformed,          // a source route that does not name this node where it should
   kStaleReply,         // a route reply through the link that just broke, with nothing else aboard
 };
+inline constexpr size_t kDropReasons = static_cast<size_t>(DropReason::kStaleReply) + 1;
 
 // What the agent needs of its node.
 class DsrHost {
@@ -85,6 +86,8 @@ struct DsrCounters {
   int64_t cache_replies = 0, gratuitous_replies = 0;
   int64_t salvaged = 0;
   int64_t duplicates_suppressed = 0;
+
+  DsrCounters& operator+=(const DsrCounters& o);  // sums over nodes (dsr_report.cc)
 };
 
 class DsrAgent {
@@ -146,7 +149,8 @@ class DsrAgent {
   bool reply_from_cache(const Packet& request);
   void reply_to_requester(const Packet& request);
   void accept_reply(const Packet& p);
-  void forward(Packet p);
+  // A relay's part: `route` and `at` (this node's place in it) as receive read them.
+  void forward(Packet p, const Path& route, size_t at);
   // Learns the part of `route` after this node, or, if it is not on it, the
   // route from the node that sent at `transmitter` (overheard: a link assumed).
   void snoop(const Path& route, std::optional<size_t> transmitter);

@@ -7,6 +7,7 @@
 #include <ns3/socket.h>
 #include <ns3/tcp-l4-protocol.h>
 #include <ns3/udp-l4-protocol.h>
+#include <ns3/uinteger.h>
 #include <ns3/wifi-mpdu.h>
 #include <ns3/wifi-net-device.h>
 
@@ -18,8 +19,6 @@ namespace mantra::sim::dsr {
 using namespace ns3;
 
 namespace {
-
-constexpr uint8_t kDefaultTtl = 64;  // ns-3's Ipv4L3Protocol default
 
 // The transport segment under a DSR header in the simulator.
 class NsPayload : public Payload {
@@ -36,8 +35,7 @@ Ipv4Address ip_of(Address a) { return a == kBroadcast ? Ipv4Address::GetBroadcas
 
 }  // namespace
 
-std::optional<Packet> read_packet(const Ipv4Header& ip, Ptr<const ns3::Packet> after_ip) {
-  Ptr<ns3::Packet> rest = after_ip->Copy();
+std::optional<Packet> read_packet(const Ipv4Header& ip, Ptr<ns3::Packet> rest) {
   DsrWireHeader wire;
   rest->RemoveHeader(wire);
   if (!wire.error().empty()) return std::nullopt;
@@ -64,6 +62,9 @@ void DsrNode::start() {
   ipv4_ = node_->GetObject<Ipv4L3Protocol>();
   interface_ = static_cast<uint32_t>(ipv4_->GetInterfaceForDevice(device_));
   self_ = ipv4_->GetAddress(interface_, 0).GetLocal().Get();
+  UintegerValue ttl;
+  ipv4_->GetAttribute("DefaultTtl", ttl);
+  default_ttl_ = static_cast<uint8_t>(ttl.Get());
   agent_ = std::make_unique<DsrAgent>(self_, *this, options_);
   const auto down = MakeCallback(&DsrNode::from_transport, this);
   node_->GetObject<UdpL4Protocol>()->SetDownTarget(down);
@@ -86,7 +87,7 @@ void DsrNode::from_transport(Ptr<ns3::Packet> packet, Ipv4Address source, Ipv4Ad
   Packet p;
   p.source = source.Get();
   p.destination = destination.IsBroadcast() ? kBroadcast : destination.Get();
-  p.ttl = kDefaultTtl;
+  p.ttl = default_ttl_;
   SocketIpTtlTag ttl;
   if (packet->RemovePacketTag(ttl)) p.ttl = ttl.GetTtl();
   SocketIpTosTag tos;
@@ -108,10 +109,11 @@ void DsrNode::from_ip(Ptr<ns3::Packet> packet, const Ipv4Header& ip) {
 void DsrNode::overheard(Ptr<NetDevice>, Ptr<const ns3::Packet> packet, uint16_t, const ns3::Address&,
                         const ns3::Address&, NetDevice::PacketType type) {
   if (type != NetDevice::PACKET_OTHERHOST) return;
-  Ptr<ns3::Packet> copy = packet->Copy();
   Ipv4Header ip;
-  copy->RemoveHeader(ip);
+  packet->PeekHeader(ip);
   if (ip.GetProtocol() != kIpProtocolDsr) return;
+  Ptr<ns3::Packet> copy = packet->Copy();
+  copy->RemoveHeader(ip);
   if (std::optional<Packet> p = read_packet(ip, copy)) agent_->overhear(*p);
 }
 
@@ -194,7 +196,7 @@ void DsrNode::deliver(Packet p) {
   ip.SetIdentification(p.identification);
   ip.SetPayloadSize(packet->GetSize());
   ++delivered_;
-  delivered_hops_ += kDefaultTtl - p.ttl + 1;
+  delivered_hops_ += default_ttl_ - p.ttl + 1;
   local_deliver_(packet, ip, interface_);
 }
 

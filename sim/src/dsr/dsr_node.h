@@ -42,8 +42,6 @@ namespace mantra::sim::dsr {
 // neighbour's frames in a queue (the agent names next hops by IP address).
 using MacBook = std::map<Address, ns3::Mac48Address>;
 
-inline constexpr size_t kDropReasons = 8;  // DropReason's values
-
 class DsrNode : public DsrHost {
  public:
   DsrNode(ns3::Ptr<ns3::Node> node, ns3::Ptr<ns3::NetDevice> device, std::shared_ptr<const MacBook> macs,
@@ -51,16 +49,19 @@ class DsrNode : public DsrHost {
 
   // Hooks the transports, the promiscuous tap and the MAC; starts the timer.
   void start();
+  uint32_t radio_interface() const { return interface_; }
   // IP's local delivery, as DsrRouting is given it with each packet in.
   void set_local_deliver(const ns3::Ipv4RoutingProtocol::LocalDeliverCallback& local_deliver) {
-    local_deliver_ = local_deliver;
+    if (local_deliver_.IsNull()) local_deliver_ = local_deliver;  // the same callback every time
   }
 
   const DsrAgent& agent() const { return *agent_; }
   // Packets dropped by reason (DropReason's order).
   const std::array<int64_t, kDropReasons>& drops() const { return drops_; }
   // Transport packets delivered here, and the hops they crossed (read from
-  // their IP TTL: every relay lowers it by one, a salvage's detour included).
+  // their IP TTL against IP's default: every relay lowers it by one, a
+  // salvage's detour included; a transport that sets its own TTL is not
+  // counted).
   int64_t delivered() const { return delivered_; }
   int64_t delivered_hops() const { return delivered_hops_; }
 
@@ -90,6 +91,7 @@ class DsrNode : public DsrHost {
   ns3::Ptr<ns3::NetDevice> device_;
   ns3::Ptr<ns3::Ipv4L3Protocol> ipv4_;
   uint32_t interface_ = 0;
+  uint8_t default_ttl_ = 64;  // IP's DefaultTtl, what a transport's packet starts with
   Address self_ = 0;
   std::shared_ptr<const MacBook> macs_;
   DsrOptions options_;
@@ -101,8 +103,9 @@ class DsrNode : public DsrHost {
   int64_t delivered_hops_ = 0;
 };
 
-// Reads a DSR packet from an IP header and what follows it; nullopt when the
-// DSR header is refused.
-std::optional<Packet> read_packet(const ns3::Ipv4Header& ip, ns3::Ptr<const ns3::Packet> after_ip);
+// Reads a DSR packet from an IP header and what follows it, which it takes
+// (the DSR header is removed from it; the rest becomes the payload); nullopt
+// when the DSR header is refused.
+std::optional<Packet> read_packet(const ns3::Ipv4Header& ip, ns3::Ptr<ns3::Packet> after_ip);
 
 }  // namespace mantra::sim::dsr

@@ -2,26 +2,30 @@
 
 namespace mantra::sim::dsr {
 
+DsrCounters& DsrCounters::operator+=(const DsrCounters& o) {
+  requests_sent += o.requests_sent;
+  replies_sent += o.replies_sent;
+  errors_sent += o.errors_sent;
+  request_bytes += o.request_bytes;
+  reply_bytes += o.reply_bytes;
+  error_bytes += o.error_bytes;
+  data_header_bytes += o.data_header_bytes;
+  discoveries += o.discoveries;
+  propagating_requests += o.propagating_requests;
+  route_errors += o.route_errors;
+  cache_replies += o.cache_replies;
+  gratuitous_replies += o.gratuitous_replies;
+  salvaged += o.salvaged;
+  duplicates_suppressed += o.duplicates_suppressed;
+  return *this;
+}
+
 nlohmann::json dsr_report(const std::vector<std::unique_ptr<DsrNode>>& nodes) {
   DsrCounters sum;
   std::array<int64_t, kDropReasons> drops{};
   int64_t delivered = 0, delivered_hops = 0;
   for (const auto& node : nodes) {
-    const DsrCounters& c = node->agent().counters();
-    sum.requests_sent += c.requests_sent;
-    sum.replies_sent += c.replies_sent;
-    sum.errors_sent += c.errors_sent;
-    sum.request_bytes += c.request_bytes;
-    sum.reply_bytes += c.reply_bytes;
-    sum.error_bytes += c.error_bytes;
-    sum.data_header_bytes += c.data_header_bytes;
-    sum.discoveries += c.discoveries;
-    sum.propagating_requests += c.propagating_requests;
-    sum.route_errors += c.route_errors;
-    sum.cache_replies += c.cache_replies;
-    sum.gratuitous_replies += c.gratuitous_replies;
-    sum.salvaged += c.salvaged;
-    sum.duplicates_suppressed += c.duplicates_suppressed;
+    sum += node->agent().counters();
     for (size_t r = 0; r < kDropReasons; ++r) drops[r] += node->drops()[r];
     delivered += node->delivered();
     delivered_hops += node->delivered_hops();

@@ -15,12 +15,13 @@ TypeId DsrRouting::GetTypeId() {
 
 Ptr<Ipv4Route> DsrRouting::RouteOutput(Ptr<ns3::Packet>, const Ipv4Header& header, Ptr<NetDevice>,
                                        Socket::SocketErrno& sockerr) {
-  // The radio is interface 1 (0 is loopback).
+  NS_ABORT_MSG_UNLESS(node_, "a socket routed before install_dsr attached the node");
+  const uint32_t radio = node_->radio_interface();
   Ptr<Ipv4Route> route = Create<Ipv4Route>();
   route->SetDestination(header.GetDestination());
   route->SetGateway(header.GetDestination());
-  route->SetSource(ipv4_->GetAddress(1, 0).GetLocal());
-  route->SetOutputDevice(ipv4_->GetNetDevice(1));
+  route->SetSource(ipv4_->GetAddress(radio, 0).GetLocal());
+  route->SetOutputDevice(ipv4_->GetNetDevice(radio));
   sockerr = Socket::ERROR_NOTERROR;
   return route;
 }

@@ -469,14 +469,13 @@ void count_aodv_traffic(Scenario& s) {
     s.nodes.Get(i)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
         "Tx", MakeBoundCallback(
                   +[](AodvTraffic* traffic, Ptr<const Packet> packet, Ptr<Ipv4>, uint32_t) {
-                    Ptr<Packet> copy = packet->Copy();
-                    Ipv4Header ip;
-                    copy->RemoveHeader(ip);
-                    UdpHeader udp;
-                    if (ip.GetProtocol() != UdpL4Protocol::PROT_NUMBER || copy->GetSize() < udp.GetSerializedSize())
-                      return;
-                    copy->PeekHeader(udp);
-                    if (udp.GetDestinationPort() != kAodvPort) return;
+                    // The IP header (20 bytes, no options) and the UDP ports, read in place: no copy
+                    // of every packet every node sends.
+                    uint8_t head[24];
+                    if (packet->GetSize() < sizeof head) return;
+                    packet->CopyData(head, sizeof head);
+                    const uint16_t dst_port = static_cast<uint16_t>(head[22] << 8 | head[23]);
+                    if (head[0] != 0x45 || head[9] != UdpL4Protocol::PROT_NUMBER || dst_port != kAodvPort) return;
                     ++traffic->packets;
                     traffic->bytes += packet->GetSize();
                   },

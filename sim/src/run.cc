@@ -196,9 +196,9 @@ nlohmann::json run_simulation(const Spec& spec) {
   if (agents) result["latp_agents"] = agents->summary();
   result["routing"] = {{"protocol", spec.routing}};
   if (spec.routing == "dsr") result["routing"].update(dsr::dsr_report(scenario.dsr_nodes));
-  if (spec.routing == "aodv") {
-    result["routing"]["packets_sent"] = {{"all", scenario.aodv_traffic.packets}};
-    result["routing"]["bytes_sent"] = {{"all", scenario.aodv_traffic.bytes}};
+  if (scenario.routing_traffic.kind != RoutingPackets::kNone) {
+    result["routing"]["packets_sent"]["all"] = scenario.routing_traffic.packets;
+    result["routing"]["bytes_sent"]["all"] = scenario.routing_traffic.bytes;
   }
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result["provenance"] = {{"commit", kMantraCommit},

@@ -116,6 +116,18 @@ TEST(Spec, EachBadInputNamesItsKey) {
       {[](json& j) { j["dsr_cache_replies"] = false; }, "dsr_cache_replies: is a setting of our DSR (routing: dsr)"},
       {[](json& j) { j["arp"] = "ns1"; }, "arp: unknown ARP 'ns1' (known: ns2, ns3)"},
       {[](json& j) {
+         j["radio"] = {{"preset", "ns2-80211b"}, {"routing_first", 1}};
+       },
+       "radio.routing_first: must be true or false"},
+      {[](json& j) {
+         j["radio"] = {{"preset", "ns2-80211b"}, {"queue", {{"kind", "red"}}}, {"routing_first", true}};
+       },
+       "radio.routing_first: needs a drop-tail interface queue (ns-2's PriQueue), not RED"},
+      {[](json& j) {
+         j["radio"] = {{"preset", "ns2-80211b"}, {"broadcast_rate", "3Mbps"}};
+       },
+       "radio.broadcast_rate: must be an 802.11b DSSS rate: 1Mbps, 2Mbps, 5.5Mbps or 11Mbps"},
+      {[](json& j) {
          j["routing"] = "dsr";
          j["dsr_cache_replies"] = "no";
        },
@@ -181,6 +193,21 @@ TEST(Spec, ArpIsNs2sUnderOurDsrAndNs3sElseUnlessTheSpecSays) {
   j["routing"] = "oracle";
   j["arp"] = "ns2";
   EXPECT_EQ(parse_spec(j).arp, "ns2");
+}
+
+TEST(Spec, RoutingFirstIsOnUnderOurDsrAndOffElseUnlessTheSpecSays) {
+  json j = base();
+  EXPECT_FALSE(*parse_spec(j).radio.routing_first);
+  j["routing"] = "dsr";
+  EXPECT_TRUE(*parse_spec(j).radio.routing_first);
+  j["radio"] = {{"preset", "ns2-80211b"}, {"routing_first", false}};
+  EXPECT_FALSE(*parse_spec(j).radio.routing_first);
+  j["routing"] = "aodv";
+  j["radio"] = {{"preset", "ns2-80211b"}, {"routing_first", true}, {"broadcast_rate", "2Mbps"}};
+  const Spec s = parse_spec(j);
+  EXPECT_TRUE(*s.radio.routing_first);
+  EXPECT_EQ(s.radio.broadcast_bps, 2'000'000);
+  EXPECT_EQ(parse_spec(base()).radio.broadcast_bps, 1'000'000);
 }
 
 // Inputs that once aborted, hung or misreported, and a dozen more like them: each

@@ -1,6 +1,5 @@
 #include "latp_agent/latp_agents.h"
 
-#include <ns3/drop-tail-queue.h>
 #include <ns3/ipv4-queue-disc-item.h>
 #include <ns3/simulator.h>
 #include <ns3/traffic-control-layer.h>
@@ -52,43 +51,19 @@ NS_OBJECT_ENSURE_REGISTERED(LatpQueueDisc);
 
 TypeId LatpQueueDisc::GetTypeId() {
   static TypeId tid =
-      TypeId("mantra::LatpQueueDisc")
-          .SetParent<QueueDisc>()
-          .AddConstructor<LatpQueueDisc>()
-          .AddAttribute("MaxSize", "The interface queue's limit", QueueSizeValue(QueueSize("50p")),
-                        MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize), MakeQueueSizeChecker());
+      TypeId("mantra::LatpQueueDisc").SetParent<PriQueueDisc>().SetGroupName("Mantra").AddConstructor<LatpQueueDisc>();
   return tid;
 }
-
-LatpQueueDisc::LatpQueueDisc() : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE) {}
 
 void LatpQueueDisc::SetAgent(mantra::latp::NodeAgent* agent, std::set<uint16_t> latp_ports) {
   agent_ = agent;
   latp_ports_ = std::move(latp_ports);
 }
 
-bool LatpQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item) {
-  if (GetCurrentSize() + item > GetMaxSize()) {
-    DropBeforeEnqueue(item, "Queue disc limit exceeded");
-    return false;
-  }
-  return GetInternalQueue(0)->Enqueue(item);
-}
-
 Ptr<QueueDiscItem> LatpQueueDisc::DoDequeue() {
-  Ptr<QueueDiscItem> item = GetInternalQueue(0)->Dequeue();
+  Ptr<QueueDiscItem> item = PriQueueDisc::DoDequeue();
   if (item && agent_) stamp(*item);
   return item;
-}
-
-Ptr<const QueueDiscItem> LatpQueueDisc::DoPeek() { return GetInternalQueue(0)->Peek(); }
-
-bool LatpQueueDisc::CheckConfig() {
-  if (GetNQueueDiscClasses() > 0 || GetNPacketFilters() > 0) return false;
-  if (GetNInternalQueues() == 0) {
-    AddInternalQueue(CreateObjectWithAttributes<DropTailQueue<QueueDiscItem>>("MaxSize", QueueSizeValue(GetMaxSize())));
-  }
-  return GetNInternalQueues() == 1;
 }
 
 void LatpQueueDisc::stamp(QueueDiscItem& item) {

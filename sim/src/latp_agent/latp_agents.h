@@ -7,12 +7,11 @@
 //     the one-packet MAC queue, i.e. became ready for transmission (the
 //     interface queue is the queue disc in front of it);
 //   - every LATP datagram the node sends or forwards, at the moment the
-//     interface queue hands it to the MAC: LatpQueueDisc, a drop-tail FIFO
-//     like ns-3's FifoQueueDisc that shows each dequeued LATP packet (UDP
-//     to a port of an LATP flow) to the agent, which rewrites R in place.
+//     interface queue hands it to the MAC: LatpQueueDisc, the radio's
+//     interface queue (network/pri_queue_disc.h) that shows each dequeued
+//     LATP packet (UDP to a port of an LATP flow) to the agent, which
+//     rewrites R in place.
 #pragma once
-
-#include <ns3/queue-disc.h>
 
 #include <cstdint>
 #include <memory>
@@ -21,24 +20,20 @@
 #include <vector>
 
 #include "latp/node_agent.h"
+#include "network/pri_queue_disc.h"
 #include "network/scenario.h"
 #include "spec/spec.h"
 
 namespace mantra::sim {
 
-class LatpQueueDisc : public ns3::QueueDisc {
+class LatpQueueDisc : public PriQueueDisc {
  public:
   static ns3::TypeId GetTypeId();
-  LatpQueueDisc();
   // Packets to these UDP ports are LATP datagrams, shown to `agent`.
   void SetAgent(mantra::latp::NodeAgent* agent, std::set<uint16_t> latp_ports);
 
  private:
-  bool DoEnqueue(ns3::Ptr<ns3::QueueDiscItem> item) override;
   ns3::Ptr<ns3::QueueDiscItem> DoDequeue() override;
-  ns3::Ptr<const ns3::QueueDiscItem> DoPeek() override;
-  bool CheckConfig() override;
-  void InitializeParams() override {}
   void stamp(ns3::QueueDiscItem& item);
 
   mantra::latp::NodeAgent* agent_ = nullptr;

@@ -20,6 +20,13 @@ TypeId FlushableQueue::GetTypeId() {
 
 bool FlushableQueue::Enqueue(Ptr<QueueDiscItem> item) { return DoEnqueue(GetContainer().end(), item); }
 
+bool FlushableQueue::enqueue_head(Ptr<QueueDiscItem> item) { return DoEnqueue(GetContainer().begin(), item); }
+
+Ptr<QueueDiscItem> FlushableQueue::take_tail() {
+  const auto& items = GetContainer();
+  return items.empty() ? nullptr : DoDequeue(std::prev(items.end()));
+}
+
 Ptr<QueueDiscItem> FlushableQueue::Dequeue() { return DoDequeue(GetContainer().begin()); }
 
 Ptr<QueueDiscItem> FlushableQueue::Remove() { return DoRemove(GetContainer().begin()); }

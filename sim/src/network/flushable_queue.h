@@ -24,6 +24,13 @@ class FlushableQueue : public ns3::Queue<ns3::QueueDiscItem> {
   ns3::Ptr<ns3::QueueDiscItem> Remove() override;
   ns3::Ptr<const ns3::QueueDiscItem> Peek() const override;
 
+  // ns-2's enqueHead: in at the head (network/pri_queue_disc.h). False, and
+  // the item dropped by the queue, when it is full.
+  bool enqueue_head(ns3::Ptr<ns3::QueueDiscItem> item);
+  // The item at the tail, taken out as a dequeue (no drop counted here: the
+  // caller reports it); null when empty.
+  ns3::Ptr<ns3::QueueDiscItem> take_tail();
+
   // Drops every item `doomed` picks, in queue order, after calling
   // `before_drop` on it; the others keep their order. Returns how many.
   int64_t remove_if(const std::function<bool(const ns3::QueueDiscItem&)>& doomed,

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "network/pri_queue_disc.h"
+
 namespace mantra::sim {
 
 RedNumbers red_numbers(const QueueSpec& q, double link_bps) {
@@ -21,7 +23,7 @@ RedNumbers red_numbers(const QueueSpec& q, double link_bps) {
 }
 
 void install_queue(ns3::NetDeviceContainer& devices, const QueueSpec& q, double link_bps, double link_delay_s,
-                   int default_limit, const std::string& fifo_type) {
+                   int default_limit, const std::string& fifo_type, RoutingPackets routing_first) {
   using namespace ns3;
   TrafficControlHelper tch;
   if (!q.red) {
@@ -30,7 +32,10 @@ void install_queue(ns3::NetDeviceContainer& devices, const QueueSpec& q, double 
         tch.SetRootQueueDisc(fifo_type, "MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, limit)));
     tch.AddInternalQueues(handle, 1, "mantra::FlushableQueue", "MaxSize",
                           QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, limit)));
-    tch.Install(devices);
+    QueueDiscContainer discs = tch.Install(devices);
+    for (uint32_t i = 0; i < discs.GetN(); ++i) {
+      if (auto pri = DynamicCast<PriQueueDisc>(discs.Get(i))) pri->set_routing_first(routing_first);
+    }
     return;
   }
   const RedNumbers n = red_numbers(q, link_bps);

@@ -18,6 +18,7 @@
 
 #include <string>
 
+#include "network/routing_packets.h"
 #include "spec/spec.h"
 
 namespace mantra::sim {
@@ -33,8 +34,12 @@ RedNumbers red_numbers(const QueueSpec& q, double link_bps);
 // Installs `q` on every device of `devices` (before any address is assigned,
 // or ns-3 puts its own default disc there). A drop-tail queue without a
 // limit holds `default_limit` packets; `fifo_type` is the drop-tail disc's
-// TypeId (ns3::FifoQueueDisc, or mantra::LatpQueueDisc on LATP's radios).
+// TypeId: ns3::FifoQueueDisc on wired links; on the radio
+// mantra::PriQueueDisc (network/pri_queue_disc.h), or its subclass
+// mantra::LatpQueueDisc on LATP's radios, with `routing_first` the routing
+// packets it puts at the head.
 void install_queue(ns3::NetDeviceContainer& devices, const QueueSpec& q, double link_bps, double link_delay_s,
-                   int default_limit, const std::string& fifo_type = "ns3::FifoQueueDisc");
+                   int default_limit, const std::string& fifo_type = "ns3::FifoQueueDisc",
+                   RoutingPackets routing_first = RoutingPackets::kNone);
 
 }  // namespace mantra::sim

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "network/channel_error.h"
 #include "network/ns2_wifi_manager.h"
@@ -22,6 +24,22 @@ constexpr double kAntennaHeightM = 1.5;   // ns-2 antenna Z_
 constexpr double kPreambleSnrDb = 4.0;    // ThresholdPreambleDetectionModel default
 // YansWifiChannel drops frames below RxSensitivity + 10log10(22/20) for DSSS.
 const double kDsssWidthCorrectionDb = 10.0 * std::log10(22.0 / 20.0);
+
+// ns-3's name of the 802.11b mode sending at `bps` (spec.cc admits only these).
+std::string dsss_mode(int64_t bps) {
+  switch (bps) {
+    case 2'000'000:
+      return "DsssRate2Mbps";
+    case 5'500'000:
+      return "DsssRate5_5Mbps";
+    case 11'000'000:
+      return "DsssRate11Mbps";
+    case 1'000'000:
+      return "DsssRate1Mbps";
+    default:
+      throw std::logic_error("radio: no 802.11b mode sends at " + std::to_string(bps) + " b/s");
+  }
+}
 
 double tx_power_dbm() { return 10.0 * std::log10(kTxPowerW * 1000.0); }
 
@@ -81,9 +99,9 @@ ns3::NetDeviceContainer install_radio(const RadioSpec& radio, const ChannelError
   // library drops unreferenced objects, and the lookup by name would fail).
   wifi.SetRemoteStationManager(Ns2WifiManager::GetTypeId().GetName(), "DataMode", StringValue("DsssRate2Mbps"),
                                "ControlMode", StringValue("DsssRate1Mbps"), "NonUnicastMode",
-                               StringValue("DsssRate1Mbps"), "RtsCtsThreshold", UintegerValue(radio.rts ? 0 : 65535),
-                               "ShortRetryLimit", UintegerValue(radio.short_retry), "LongRetryLimit",
-                               UintegerValue(radio.long_retry));
+                               StringValue(dsss_mode(radio.broadcast_bps)), "RtsCtsThreshold",
+                               UintegerValue(radio.rts ? 0 : 65535), "ShortRetryLimit",
+                               UintegerValue(radio.short_retry), "LongRetryLimit", UintegerValue(radio.long_retry));
   WifiMacHelper mac;
   mac.SetType("ns3::AdhocWifiMac");
   NetDeviceContainer devices = wifi.Install(phy, mac, nodes);

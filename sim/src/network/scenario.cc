@@ -10,11 +10,13 @@
 #include <ns3/traffic-control-module.h>
 #include <ns3/wifi-module.h>
 
+#include <cstring>
 #include <stdexcept>
 
 #include "apps/tcp_flow.h"
 #include "dsr/dsr_routing.h"
 #include "network/oracle_routing.h"
+#include "network/pri_queue_disc.h"
 #include "network/queues.h"
 #include "network/radio.h"
 #include "network/random_streams.h"
@@ -197,12 +199,19 @@ void count_queue_drops(NetDeviceContainer& devices, Scenario& s) {
     Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
     Ptr<QueueDisc> qd = tc->GetRootQueueDiscOnDevice(dev);
     const uint32_t node = dev->GetNode()->GetId();
-    // Overflows (and RED's drops) come before the enqueue; a drop after the
-    // dequeue is the link-failure flush, counted apart.
+    // Overflows (and RED's drops) come before the enqueue, but for the tail
+    // packet a routing packet pushed out (network/pri_queue_disc.h); any
+    // other drop after the dequeue is the link-failure flush, counted apart.
     qd->TraceConnectWithoutContext(
         "DropBeforeEnqueue",
         MakeBoundCallback(
             +[](int64_t* counter, Ptr<const QueueDiscItem>, const char*) { ++*counter; }, &s.drops.ifq_per_node[node]));
+    qd->TraceConnectWithoutContext("DropAfterDequeue",
+                                   MakeBoundCallback(
+                                       +[](int64_t* counter, Ptr<const QueueDiscItem>, const char* reason) {
+                                         if (std::strcmp(reason, kRoutingFirstOverflow) == 0) ++*counter;
+                                       },
+                                       &s.drops.ifq_per_node[node]));
   }
 }
 
@@ -250,7 +259,8 @@ NetDeviceContainer add_link(Scenario& s, uint32_t a, uint32_t b, int64_t bandwid
 // counters of their drops and of the MAC's given-up frames.
 void equip_radio(const Spec& spec, NetDeviceContainer& devices, Scenario& s) {
   install_queue(devices, spec.radio.queue, kRadioDataRateBps, 0, kRadioQueuePackets,
-                spec.needs_latp_agents() ? "mantra::LatpQueueDisc" : "ns3::FifoQueueDisc");
+                spec.needs_latp_agents() ? "mantra::LatpQueueDisc" : "mantra::PriQueueDisc",
+                spec.radio.routing_first.value() ? routing_packets_of(spec.routing) : RoutingPackets::kNone);
   count_queue_drops(devices, s);
   for (uint32_t i = 0; i < devices.GetN(); ++i) {
     auto mac = DynamicCast<WifiNetDevice>(devices.Get(i))->GetMac();
@@ -460,26 +470,27 @@ void build_dumbbell(const Spec& spec, Scenario& s) {
   Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 }
 
-constexpr uint16_t kAodvPort = 654;
-
-// Counts AODV's packets as each node's IP sends them (its Tx trace: every
-// packet out of an interface, originated or forwarded).
-void count_aodv_traffic(Scenario& s) {
+// Counts the routing protocol's packets as each node's IP sends them (its Tx
+// trace: every packet out of an interface, originated or forwarded).
+void count_routing_traffic(Scenario& s, RoutingPackets kind) {
+  s.routing_traffic.kind = kind;
+  if (kind == RoutingPackets::kNone) return;
   for (uint32_t i = 0; i < s.nodes.GetN(); ++i) {
     s.nodes.Get(i)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
         "Tx", MakeBoundCallback(
-                  +[](AodvTraffic* traffic, Ptr<const Packet> packet, Ptr<Ipv4>, uint32_t) {
-                    // The IP header (20 bytes, no options) and the UDP ports, read in place: no copy
-                    // of every packet every node sends.
-                    uint8_t head[24];
-                    if (packet->GetSize() < sizeof head) return;
-                    packet->CopyData(head, sizeof head);
-                    const uint16_t dst_port = static_cast<uint16_t>(head[22] << 8 | head[23]);
-                    if (head[0] != 0x45 || head[9] != UdpL4Protocol::PROT_NUMBER || dst_port != kAodvPort) return;
+                  +[](RoutingTraffic* traffic, Ptr<const Packet> packet, Ptr<Ipv4>, uint32_t) {
+                    // The IP header (20 bytes, no options) and the payload's first bytes, read in
+                    // place: no copy of every packet every node sends.
+                    constexpr size_t kIpHeaderBytes = 20;
+                    uint8_t head[kIpHeaderBytes + kRoutingPacketHeadBytes];
+                    const uint32_t n = packet->CopyData(head, sizeof head);
+                    if (n < kIpHeaderBytes || head[0] != 0x45) return;
+                    const std::span payload(head + kIpHeaderBytes, n - kIpHeaderBytes);
+                    if (!is_routing_packet(traffic->kind, head[9], payload)) return;
                     ++traffic->packets;
                     traffic->bytes += packet->GetSize();
                   },
-                  &s.aodv_traffic));
+                  &s.routing_traffic));
   }
 }
 
@@ -521,7 +532,7 @@ void build_scenario(const Spec& spec, Scenario& s) {
   else
     build_wireless(spec, s);
   count_route_drops(s);
-  if (spec.routing == "aodv") count_aodv_traffic(s);
+  count_routing_traffic(s, routing_packets_of(spec.routing));
 }
 
 }  // namespace mantra::sim

@@ -13,6 +13,7 @@
 #include "dsr/dsr_node.h"
 #include "network/channel_error.h"
 #include "network/link_failure_flush.h"
+#include "network/routing_packets.h"
 #include "spec/spec.h"
 
 namespace mantra::sim {
@@ -25,8 +26,10 @@ struct DropCounters {
   ChannelErrorDrops channel_error;    // frames or packets the channel error model (or a wired loss) took
 };
 
-// AODV's own packets (UDP port 654) as the nodes' IP sent them, every hop.
-struct AodvTraffic {
+// The routing protocol's own packets (network/routing_packets.h) as the
+// nodes' IP sent them, every hop.
+struct RoutingTraffic {
+  RoutingPackets kind = RoutingPackets::kNone;
   int64_t packets = 0;
   int64_t bytes = 0;  // IP header included
 };
@@ -37,7 +40,7 @@ struct Scenario {
   DropCounters drops;
   LinkFailureFlush link_failure_flush;                   // installed when the spec asks (link_failure_flush)
   std::vector<std::unique_ptr<dsr::DsrNode>> dsr_nodes;  // our DSR's agents (routing: dsr), one per radio node
-  AodvTraffic aodv_traffic;                              // routing: aodv
+  RoutingTraffic routing_traffic;
 };
 
 // Builds everything into `scenario`; must be called once per simulation.

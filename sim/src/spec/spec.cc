@@ -60,7 +60,7 @@ RadioSpec parse_radio(const json& v) {
   if (v.is_string()) {
     preset = v.get<std::string>();
   } else {
-    check_keys(v, "radio", {"preset", "rx_range", "cs_range", "queue", "rts"});
+    check_keys(v, "radio", {"preset", "rx_range", "cs_range", "queue", "rts", "routing_first", "broadcast_rate"});
     const json& p = required(v, "radio", "preset");
     if (!p.is_string()) throw SpecError("radio.preset", "must be a preset name");
     preset = p.get<std::string>();
@@ -78,6 +78,17 @@ RadioSpec parse_radio(const json& v) {
     if (v.contains("cs_range")) r.cs_range_m = number(v["cs_range"], "radio.cs_range", kRadioRange);
     if (v.contains("queue")) r.queue = parse_queue(v["queue"], "radio.queue");
     if (v.contains("rts")) r.rts = boolean(v["rts"], "radio.rts");
+    if (v.contains("routing_first")) {
+      r.routing_first = boolean(v["routing_first"], "radio.routing_first");
+      if (*r.routing_first && r.queue.red)
+        throw SpecError("radio.routing_first", "needs a drop-tail interface queue (ns-2's PriQueue), not RED");
+    }
+    if (v.contains("broadcast_rate")) {
+      r.broadcast_bps = rate(v["broadcast_rate"], "radio.broadcast_rate");
+      if (r.broadcast_bps != 1'000'000 && r.broadcast_bps != 2'000'000 && r.broadcast_bps != 5'500'000 &&
+          r.broadcast_bps != 11'000'000)
+        throw SpecError("radio.broadcast_rate", "must be an 802.11b DSSS rate: 1Mbps, 2Mbps, 5.5Mbps or 11Mbps");
+    }
   }
   if (r.cs_range_m < r.rx_range_m) throw SpecError("radio.cs_range", "must not be below radio.rx_range");
   return r;
@@ -770,6 +781,7 @@ Spec parse_spec(const json& j) {
       throw SpecError("routing", "static routing on a radio needs a chain (each node forwards to its neighbour)");
     }
   }
+  if (!s.radio.routing_first) s.radio.routing_first = s.routing == "dsr" && !s.radio.queue.red;
   s.arp = s.routing == "dsr" ? "ns2" : "ns3";
   if (j.contains("arp")) {
     if (!s.topology.has_radio())

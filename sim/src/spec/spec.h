@@ -65,8 +65,13 @@ struct RadioSpec {
   double cs_range_m = 550;  // carrier-sense range
   QueueSpec queue;          // interface queue: drop-tail of 50 packets (ns-2's IFQ)
   bool rts = true;          // RTS/CTS before every unicast frame
-  int short_retry = 7;      // ns-2 ShortRetryLimit_
-  int long_retry = 4;       // ns-2 LongRetryLimit_
+  // Routing packets at the head of the interface queue, ns-2's PriQueue
+  // (network/pri_queue_disc.h); unset in the spec: on under our DSR, off
+  // otherwise (parse_spec decides).
+  std::optional<bool> routing_first;
+  int64_t broadcast_bps = 1'000'000;  // broadcast frames' DSSS rate (route requests, ARP)
+  int short_retry = 7;                // ns-2 ShortRetryLimit_
+  int long_retry = 4;                 // ns-2 LongRetryLimit_
 };
 
 // Channel error on the radio (docs/run-spec.md, "channel_error"): where it

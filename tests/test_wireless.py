@@ -93,3 +93,27 @@ def test_a_tcp_segment_in_dsrs_send_buffer_at_100_s_no_longer_aborts_the_run(wri
     }
     r = sim(write_spec(spec))
     assert r["flows"][0]["sent"] > 0
+
+
+def test_routed_hops_count_the_route_every_hop_forwarded(write_spec):
+    # A 4-hop chain (200 m apart, 250 m range) has one route: each delivered packet crossed 4 hops,
+    # read from its IP TTL, under every routing that forwards through IP; ns-3's DSR's TTL says
+    # nothing of the route, so it has none.
+    for routing, routed in (("aodv", 4.0), ("oracle", 4.0), ("dsr", 4.0), ("dsr-ns3", None)):
+        spec = {
+            "duration": 12,
+            "seed": 1,
+            "radio": "ns2-80211b",
+            "routing": routing,
+            "hop_sampling": 1,
+            "topology": {"kind": "chain", "hops": 4, "spacing": 200},
+            "flows": [{"protocol": "cbr", "src": 0, "dst": 4, "start": 2, "rate": "40kbps"}],
+        }
+        flow = sim(write_spec(spec))["flows"][0]
+        hops = flow["path_hops"]
+        assert hops["mean"] == 4.0, routing
+        assert hops["routed_mean"] == routed, routing
+        if routed is None:
+            assert hops["routed_packets"] is None
+        else:
+            assert hops["routed_packets"] >= flow["received"] > 40, routing

@@ -16,6 +16,7 @@
 #include "measurement/flow_groups.h"
 #include "measurement/flow_metrics.h"
 #include "measurement/loss_oracle.h"
+#include "measurement/routed_hops.h"
 #include "media/media_log.h"
 #include "network/random_pairs.h"
 #include "network/scenario.h"
@@ -152,7 +153,15 @@ nlohmann::json run_simulation(const Spec& spec) {
   for (size_t i = 0; i < drawn.size(); ++i) {
     flows.push_back(attach_flow(spec, scenario, drawn[i], static_cast<uint32_t>(i), oracle, elfn.get()));
   }
-  if (spec.hop_sampling_s > 0 && !spec.topology.wired()) sample_hops(spec, scenario, flows);
+  if (spec.hop_sampling_s > 0 && !spec.topology.wired()) {
+    sample_hops(spec, scenario, flows);
+    if (spec.routing != "dsr-ns3") {  // its TTL says nothing of the route (measurement/routed_hops.h)
+      for (uint32_t i = 0; i < flows.size(); ++i) {
+        watch_routed_hops(scenario.nodes.Get(drawn[i].dst), scenario.addresses[drawn[i].src], flow_port(i),
+                          *flows[i].metrics);
+      }
+    }
+  }
   ns3::Simulator::Stop(ns3::Seconds(spec.duration_s));
   ns3::Simulator::Run();
   const uint64_t events = ns3::Simulator::GetEventCount();

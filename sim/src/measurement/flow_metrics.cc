@@ -76,6 +76,11 @@ void FlowMetrics::on_hop_sample(std::optional<int> hops) {
   delivered_at_last_sample_ = delivered_ever_bytes_;
 }
 
+void FlowMetrics::on_routed_hops(int hops) {
+  ++routed_packets_;
+  routed_hop_sum_ += hops;
+}
+
 void FlowMetrics::set_diagnostics(std::string side, std::vector<std::pair<std::string, double>> values) {
   nlohmann::json d = nlohmann::json::object();
   for (auto& [k, v] : values) d[k] = v;
@@ -149,7 +154,11 @@ nlohmann::json FlowMetrics::summary() const {
                       {"blocked_share", reachable > 1 ? nlohmann::json(static_cast<double>(hop_samples_blocked_) /
                                                                        static_cast<double>(reachable))
                                                       : nullptr},
-                      {"samples", hop_samples_}};
+                      {"samples", hop_samples_},
+                      {"routed_mean", routed_packets_ > 0 ? nlohmann::json(static_cast<double>(routed_hop_sum_) /
+                                                                           static_cast<double>(routed_packets_))
+                                                          : nullptr},
+                      {"routed_packets", routed_watched_ ? nlohmann::json(routed_packets_) : nullptr}};
   }
   nlohmann::json t = nlohmann::json::array(), rx = nlohmann::json::array(), tx = nlohmann::json::array();
   for (size_t i = 0; i < rx_bytes_.size(); ++i) {

@@ -44,6 +44,11 @@ class FlowMetrics {
   // path). A sample with a path and no goodput since the previous sample is
   // a blocked one: the graph could carry the flow, the routing did not.
   void on_hop_sample(std::optional<int> hops);
+  // The routed path is watched (measurement/routed_hops.h): without this the
+  // summary's routed_mean and routed_packets are null.
+  void watch_routed_hops() { routed_watched_ = true; }
+  // One of the flow's packets delivered after crossing `hops` hops of its route.
+  void on_routed_hops(int hops);
 
   // Whether time t_s lies in the measurement window.
   bool in_window(double t_s) const { return measured(t_s); }
@@ -77,6 +82,8 @@ class FlowMetrics {
   std::vector<int64_t> tx_bytes_;  // bytes sent per interval
   nlohmann::json diagnostics_ = nlohmann::json::object();
   int64_t hop_samples_ = 0, hop_samples_unreachable_ = 0, hop_sum_ = 0, hop_samples_blocked_ = 0;
+  bool routed_watched_ = false;
+  int64_t routed_packets_ = 0, routed_hop_sum_ = 0;
   int64_t delivered_ever_bytes_ = 0;  // goodput in or out of the window
   int64_t delivered_at_last_sample_ = 0;
 };

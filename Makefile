@@ -38,6 +38,7 @@ test: build
 	PYTHONPATH=python $(VENV)/bin/python -m pytest -q tests
 	scripts/fuzz.sh spec -max_total_time=30
 	scripts/fuzz.sh dsr-header -max_total_time=15
+	scripts/fuzz.sh aodv-messages 200000
 
 # Formatters and linters; any finding fails (CI runs this first): ruff's lint and format check
 # and mypy (strict) on the Python, the import contract of pyproject.toml (the lab's layers, no
@@ -54,10 +55,11 @@ lint: setup $(BUILD)/build.ninja
 	$(VENV)/bin/python scripts/clang-tidy-cached.py $(BUILD) 2
 
 # The fuzzers (libFuzzer, ASan + UBSan), 10^6 inputs each; `make test` runs the spec reader's for
-# 30 s and our DSR header decoder's for 15 s (scripts/fuzz.sh).
+# 30 s, our DSR header decoder's for 15 s and our AODV message decoder's on 2 x 10^5 inputs (scripts/fuzz.sh).
 fuzz: setup
 	scripts/fuzz.sh spec 1000000
 	scripts/fuzz.sh dsr-header 1000000
+	scripts/fuzz.sh aodv-messages 1000000
 
 # ASan + UBSan build of core, sim and their tests in build-sanitize/ (Debug, -O1), configured
 # once like build/; runs the C++ tests and the short simulations of tests/sanitize/ with every

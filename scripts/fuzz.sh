@@ -6,6 +6,7 @@
 #               (seed corpus sim/fuzz/corpus/, dictionary sim/fuzz/spec.dict)
 #   dsr-header  our DSR's header decoder: every input is read, and comes back the same
 #               through encode, or is refused with a reason (seed corpus sim/fuzz/dsr-corpus/)
+#   aodv-messages  our AODV's message decoder, the same check (seed corpus sim/fuzz/aodv-corpus/)
 #
 # A crash, an abort, a sanitizer report, a leak, an input slower than 5 s or a process above
 # 2 GB fails the run (exit status non-zero) and leaves the input in build/fuzz/artifacts/TARGET/.
@@ -19,7 +20,8 @@ TARGET="${1:-}"
 case "$TARGET" in
   spec) BINARY=spec_fuzz; SEEDS="$ROOT/sim/fuzz/corpus"; EXTRA=(-dict="$ROOT/sim/fuzz/spec.dict") ;;
   dsr-header) BINARY=dsr_header_fuzz; SEEDS="$ROOT/sim/fuzz/dsr-corpus"; EXTRA=() ;;
-  *) echo "fuzz: TARGET must be spec or dsr-header, not '${TARGET}'" >&2; exit 2 ;;
+  aodv-messages) BINARY=aodv_messages_fuzz; SEEDS="$ROOT/sim/fuzz/aodv-corpus"; EXTRA=() ;;
+  *) echo "fuzz: TARGET must be spec, dsr-header or aodv-messages, not '${TARGET}'" >&2; exit 2 ;;
 esac
 shift
 RUNS=100000

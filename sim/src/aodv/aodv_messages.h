@@ -1,7 +1,8 @@
 // AODV's control messages on the air (RFC 3561, section 5), written and read
 // without ns-3 types so that the decoder can be fuzzed on its own
-// (sim/fuzz/aodv_messages_fuzz.cc). They travel as UDP to port 654; the sizes
-// are the RFC's, as ns-2's AODV counted them (aodv_packet.h size()).
+// (sim/fuzz/aodv_messages_fuzz.cc). They travel as UDP to port 654 in the
+// RFC's format and sizes; ns-2 counted 4 bytes more for a request and a reply
+// (a timestamp instead of the flags) and none for UDP (sim/src/aodv/README.md).
 //
 //   Route Request  type 1: 24 bytes  flags J R G D U, hop count, RREQ ID,
 //                                    destination and its sequence number,

@@ -195,11 +195,12 @@ TEST(Spec, ArpIsNs2sUnderOurDsrAndNs3sElseUnlessTheSpecSays) {
   EXPECT_EQ(parse_spec(j).arp, "ns2");
 }
 
-TEST(Spec, RoutingFirstIsOnUnderOurDsrAndOffElseUnlessTheSpecSays) {
+TEST(Spec, RoutingFirstAndTwoMegabitBroadcastsUnderOurDsrNs3sChoicesElseUnlessTheSpecSays) {
   json j = base();
   EXPECT_FALSE(*parse_spec(j).radio.routing_first);
   j["routing"] = "dsr";
   EXPECT_TRUE(*parse_spec(j).radio.routing_first);
+  EXPECT_EQ(parse_spec(j).radio.broadcast_bps, 2'000'000);
   j["radio"] = {{"preset", "ns2-80211b"}, {"routing_first", false}};
   EXPECT_FALSE(*parse_spec(j).radio.routing_first);
   j["routing"] = "aodv";

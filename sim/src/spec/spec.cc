@@ -84,9 +84,9 @@ RadioSpec parse_radio(const json& v) {
         throw SpecError("radio.routing_first", "needs a drop-tail interface queue (ns-2's PriQueue), not RED");
     }
     if (v.contains("broadcast_rate")) {
-      r.broadcast_bps = rate(v["broadcast_rate"], "radio.broadcast_rate");
-      if (r.broadcast_bps != 1'000'000 && r.broadcast_bps != 2'000'000 && r.broadcast_bps != 5'500'000 &&
-          r.broadcast_bps != 11'000'000)
+      const int64_t bps = rate(v["broadcast_rate"], "radio.broadcast_rate");
+      r.broadcast_bps = bps;
+      if (bps != 1'000'000 && bps != 2'000'000 && bps != 5'500'000 && bps != 11'000'000)
         throw SpecError("radio.broadcast_rate", "must be an 802.11b DSSS rate: 1Mbps, 2Mbps, 5.5Mbps or 11Mbps");
     }
   }
@@ -781,7 +781,10 @@ Spec parse_spec(const json& j) {
       throw SpecError("routing", "static routing on a radio needs a chain (each node forwards to its neighbour)");
     }
   }
+  // Our DSR runs on the papers' ns-2 stack unless the spec says otherwise: routing packets first,
+  // broadcasts at 2 Mb/s, ns-2's ARP (below). Issue 28 makes these every routing's defaults.
   if (!s.radio.routing_first) s.radio.routing_first = s.routing == "dsr" && !s.radio.queue.red;
+  if (!s.radio.broadcast_bps) s.radio.broadcast_bps = s.routing == "dsr" ? 2'000'000 : kNs3BroadcastBps;
   s.arp = s.routing == "dsr" ? "ns2" : "ns3";
   if (j.contains("arp")) {
     if (!s.topology.has_radio())

@@ -59,6 +59,8 @@ struct QueueSpec {
   int limit_or(int fallback) const { return limit > 0 ? limit : fallback; }
 };
 
+inline constexpr int64_t kNs3BroadcastBps = 1'000'000;  // ns-3's lowest basic rate
+
 struct RadioSpec {
   std::string preset = "ns2-80211b";
   double rx_range_m = 250;  // decode range
@@ -69,9 +71,11 @@ struct RadioSpec {
   // (network/pri_queue_disc.h); unset in the spec: on under our DSR, off
   // otherwise (parse_spec decides).
   std::optional<bool> routing_first;
-  int64_t broadcast_bps = 1'000'000;  // broadcast frames' DSSS rate (route requests, ARP)
-  int short_retry = 7;                // ns-2 ShortRetryLimit_
-  int long_retry = 4;                 // ns-2 LongRetryLimit_
+  // Broadcast frames' DSSS rate (route requests, ARP); unset in the spec:
+  // 2 Mb/s under our DSR (the papers' ns-2), ns-3's 1 Mb/s otherwise.
+  std::optional<int64_t> broadcast_bps;  // a RadioSpec built without the parser: kNs3BroadcastBps
+  int short_retry = 7;                   // ns-2 ShortRetryLimit_
+  int long_retry = 4;                    // ns-2 LongRetryLimit_
 };
 
 // Channel error on the radio (docs/run-spec.md, "channel_error"): where it

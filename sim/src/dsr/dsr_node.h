@@ -35,12 +35,9 @@
 #include <optional>
 
 #include "dsr/dsr_agent.h"
+#include "network/mac_book.h"
 
 namespace mantra::sim::dsr {
-
-// Which MAC answers for which IP address: what the simulation knows to find a
-// neighbour's frames in a queue (the agent names next hops by IP address).
-using MacBook = std::map<Address, ns3::Mac48Address>;
 
 class DsrNode : public DsrHost {
  public:

@@ -72,12 +72,7 @@ Ptr<Ipv4RoutingProtocol> DsrRoutingHelper::Create(Ptr<Node>) const { return Crea
 std::vector<std::unique_ptr<DsrNode>> install_dsr(const NodeContainer& nodes, const NetDeviceContainer& devices,
                                                   DsrOptions options, int64_t first_stream) {
   NS_ABORT_MSG_UNLESS(nodes.GetN() == devices.GetN(), "one radio per DSR node");
-  auto macs = std::make_shared<MacBook>();
-  for (uint32_t i = 0; i < nodes.GetN(); ++i) {
-    Ptr<Ipv4> ipv4 = nodes.Get(i)->GetObject<Ipv4>();
-    const Ipv4Address address = ipv4->GetAddress(ipv4->GetInterfaceForDevice(devices.Get(i)), 0).GetLocal();
-    (*macs)[address.Get()] = Mac48Address::ConvertFrom(devices.Get(i)->GetAddress());
-  }
+  const std::shared_ptr<const MacBook> macs = mac_book_of(nodes, devices);
   std::vector<std::unique_ptr<DsrNode>> dsr_nodes;
   for (uint32_t i = 0; i < nodes.GetN(); ++i) {
     Ptr<Node> node = nodes.Get(i);

@@ -15,7 +15,7 @@ def outage(write_spec, flush):
     spec = {
         "duration": 30,
         "seed": 1,
-        "routing": "aodv",
+        "routing": "aodv-ns3",
         "link_failure_flush": flush,
         "topology": {"kind": "chain", "hops": 2, "spacing": 200},
         "mobility": {"model": "waypoints", "waypoints": {"1": relay}},

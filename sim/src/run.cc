@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 
+#include "aodv/aodv_report.h"
 #include "apps/flow_apps.h"
 #include "apps/flow_kinds.h"
 #include "dsr/dsr_report.h"
@@ -205,6 +206,7 @@ nlohmann::json run_simulation(const Spec& spec) {
   if (agents) result["latp_agents"] = agents->summary();
   result["routing"] = {{"protocol", spec.routing}};
   if (spec.routing == "dsr") result["routing"].update(dsr::dsr_report(scenario.dsr_nodes));
+  if (spec.routing == "aodv") result["routing"].update(aodv::aodv_report(scenario.aodv_nodes));
   if (scenario.routing_traffic.kind != RoutingPackets::kNone) {
     result["routing"]["packets_sent"]["all"] = scenario.routing_traffic.packets;
     result["routing"]["bytes_sent"]["all"] = scenario.routing_traffic.bytes;

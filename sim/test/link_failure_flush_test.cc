@@ -44,7 +44,7 @@ Held held_by(Ptr<NetDevice> device) {
 
 TEST(LinkFailureFlush, RemovesExactlyThePacketsForTheBrokenNextHop) {
   const Spec spec = parse_spec(nlohmann::json::parse(R"({
-    "duration": 2, "seed": 1, "routing": "aodv", "link_failure_flush": true,
+    "duration": 2, "seed": 1, "routing": "aodv-ns3", "link_failure_flush": true,
     "topology": {"kind": "positions", "positions": [[0, 0], [100, 0], [0, 100]]},
     "flows": [{"protocol": "cbr", "src": 0, "dst": 1, "rate": "1kbps", "start": 1.5}]})"));
   Scenario s;

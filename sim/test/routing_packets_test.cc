@@ -41,6 +41,7 @@ TEST(RoutingPackets, Ns3sDsrSaysControlInItsMessageType) {
 
 TEST(RoutingPackets, EachRoutingNamesItsKind) {
   EXPECT_EQ(routing_packets_of("aodv"), RoutingPackets::kAodv);
+  EXPECT_EQ(routing_packets_of("aodv-ns3"), RoutingPackets::kAodv);
   EXPECT_EQ(routing_packets_of("dsr"), RoutingPackets::kDsr);
   EXPECT_EQ(routing_packets_of("dsr-ns3"), RoutingPackets::kDsrNs3);
   EXPECT_EQ(routing_packets_of("oracle"), RoutingPackets::kNone);

@@ -37,7 +37,7 @@ TEST(Spec, ParsesUnitsAndDefaults) {
   EXPECT_DOUBLE_EQ(s.flows[0].start_s, 0.2);
   EXPECT_DOUBLE_EQ(s.flows[0].stop_s, 120);
   EXPECT_EQ(s.flows[1].rate_bps, 180000);
-  EXPECT_EQ(s.routing, "aodv");
+  EXPECT_EQ(s.routing, "aodv-ns3");  // until issue 28's pins move the default to ours
   EXPECT_EQ(s.radio.preset, "ns2-80211b");
   EXPECT_DOUBLE_EQ(s.radio.cs_range_m, 550);
   EXPECT_EQ(s.topology.node_count(), 5);
@@ -102,12 +102,17 @@ TEST(Spec, EachBadInputNamesItsKey) {
        },
        "mobility.model: random waypoint needs a manet topology (its area)"},
       {[](json& j) { j["routing"] = "olsr"; },
-       "routing: unknown routing 'olsr' (known: aodv, dsr, dsr-ns3, oracle, static)"},
+       "routing: unknown routing 'olsr' (known: aodv, aodv-ns3, dsr, dsr-ns3, oracle, static)"},
       {[](json& j) {
          j["routing"] = "oracle";
          j["link_failure_flush"] = true;
        },
-       "link_failure_flush: needs a routing protocol that repairs routes (aodv or dsr-ns3)"},
+       "link_failure_flush: needs a routing protocol that repairs routes (aodv-ns3 or dsr-ns3)"},
+      {[](json& j) {
+         j["routing"] = "aodv";
+         j["link_failure_flush"] = true;
+       },
+       "link_failure_flush: our AODV drops what is queued for a broken link itself, as ns-2's did"},
       {[](json& j) {
          j["routing"] = "dsr";
          j["link_failure_flush"] = true;
@@ -195,15 +200,21 @@ TEST(Spec, ArpIsNs2sUnderOurDsrAndNs3sElseUnlessTheSpecSays) {
   EXPECT_EQ(parse_spec(j).arp, "ns2");
 }
 
-TEST(Spec, RoutingFirstAndTwoMegabitBroadcastsUnderOurDsrNs3sChoicesElseUnlessTheSpecSays) {
+TEST(Spec, OurRoutingsRunOnNs2sStackNs3sOnNs3sUnlessTheSpecSays) {
   json j = base();
   EXPECT_FALSE(*parse_spec(j).radio.routing_first);
+  EXPECT_EQ(parse_spec(j).arp, "ns3");
+  for (const char* ours : {"dsr", "aodv"}) {
+    j["routing"] = ours;
+    const Spec s = parse_spec(j);
+    EXPECT_TRUE(*s.radio.routing_first) << ours;
+    EXPECT_EQ(s.radio.broadcast_bps, 2'000'000) << ours;
+    EXPECT_EQ(s.arp, "ns2") << ours;
+  }
   j["routing"] = "dsr";
-  EXPECT_TRUE(*parse_spec(j).radio.routing_first);
-  EXPECT_EQ(parse_spec(j).radio.broadcast_bps, 2'000'000);
   j["radio"] = {{"preset", "ns2-80211b"}, {"routing_first", false}};
   EXPECT_FALSE(*parse_spec(j).radio.routing_first);
-  j["routing"] = "aodv";
+  j["routing"] = "aodv-ns3";
   j["radio"] = {{"preset", "ns2-80211b"}, {"routing_first", true}, {"broadcast_rate", "2Mbps"}};
   const Spec s = parse_spec(j);
   EXPECT_TRUE(*s.radio.routing_first);

@@ -34,7 +34,7 @@ bool tagged(Ptr<const Packet> p, MeasurementTag& tag) { return p && p->PeekPacke
 
 LossOracle::LossOracle(const Spec& spec, NodeContainer& nodes)
     : rx_range_m_(spec.radio.rx_range_m),
-      silent_losses_in_routing_(spec.routing == "dsr" || spec.routing == "dsr-ns3"),
+      silent_losses_in_routing_(spec.routing == "dsr" || spec.routing == "dsr-ns3" || spec.routing == "aodv"),
       nodes_(nodes) {
   queues_.resize(nodes.GetN());
   hooks_.reserve(nodes.GetN());

@@ -11,7 +11,7 @@ constexpr uint8_t kNs3DsrControl = 1;  // ns-3's DsrFsHeader message type: 1 con
 }  // namespace
 
 RoutingPackets routing_packets_of(std::string_view routing) {
-  if (routing == "aodv") return RoutingPackets::kAodv;
+  if (routing == "aodv" || routing == "aodv-ns3") return RoutingPackets::kAodv;  // both UDP 654
   if (routing == "dsr") return RoutingPackets::kDsr;
   if (routing == "dsr-ns3") return RoutingPackets::kDsrNs3;
   return RoutingPackets::kNone;

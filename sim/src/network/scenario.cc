@@ -13,6 +13,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "aodv/aodv_routing.h"
 #include "apps/tcp_flow.h"
 #include "dsr/dsr_routing.h"
 #include "network/oracle_routing.h"
@@ -296,7 +297,7 @@ void build_wireless(const Spec& spec, Scenario& s) {
   NetDeviceContainer devices =
       install_radio(spec.radio, spec.channel_error, &s.drops.channel_error, radio_nodes, kRadioStreams);
   InternetStackHelper internet;
-  if (spec.routing == "aodv") {
+  if (spec.routing == "aodv-ns3") {
     AodvHelper aodv;  // hellos on: one-way UDP needs them to see first-hop breaks
     internet.SetRoutingHelper(aodv);
     internet.Install(s.nodes);
@@ -305,6 +306,9 @@ void build_wireless(const Spec& spec, Scenario& s) {
     internet.Install(s.nodes);
   } else if (spec.routing == "oracle") {  // shortest paths on the true positions (oracle_routing.h)
     internet.SetRoutingHelper(OracleRoutingHelper(std::make_shared<OracleRoutes>(s, spec.radio.rx_range_m)));
+    internet.Install(s.nodes);
+  } else if (spec.routing == "aodv") {  // ours (aodv/aodv_agent.h); its agents join once addresses exist
+    internet.SetRoutingHelper(aodv::AodvRoutingHelper());
     internet.Install(s.nodes);
   } else if (spec.routing == "dsr") {  // ours (dsr/dsr_agent.h); its agents join once addresses exist
     internet.SetRoutingHelper(dsr::DsrRoutingHelper());
@@ -337,6 +341,7 @@ void build_wireless(const Spec& spec, Scenario& s) {
   if (spec.routing == "dsr") {
     s.dsr_nodes = dsr::install_dsr(radio_nodes, devices, dsr::DsrOptions{spec.dsr_cache_replies}, kRoutingStreams);
   }
+  if (spec.routing == "aodv") s.aodv_nodes = aodv::install_aodv(radio_nodes, devices, kRoutingStreams);
 }
 
 // One point-to-point link between nodes a and b with `queue` at both ends and

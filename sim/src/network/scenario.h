@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "aodv/aodv_node.h"
 #include "dsr/dsr_node.h"
 #include "network/channel_error.h"
 #include "network/link_failure_flush.h"
@@ -38,8 +39,9 @@ struct Scenario {
   ns3::NodeContainer nodes;
   std::vector<ns3::Ipv4Address> addresses;  // one per node, for flows
   DropCounters drops;
-  LinkFailureFlush link_failure_flush;                   // installed when the spec asks (link_failure_flush)
-  std::vector<std::unique_ptr<dsr::DsrNode>> dsr_nodes;  // our DSR's agents (routing: dsr), one per radio node
+  LinkFailureFlush link_failure_flush;                      // installed when the spec asks (link_failure_flush)
+  std::vector<std::unique_ptr<dsr::DsrNode>> dsr_nodes;     // our DSR's agents (routing: dsr), one per radio node
+  std::vector<std::unique_ptr<aodv::AodvNode>> aodv_nodes;  // our AODV's agents (routing: aodv), one per radio node
   RoutingTraffic routing_traffic;
 };
 

@@ -197,11 +197,11 @@ struct Spec {
   bool latp_agent = true;            // LATP node agents on every node (when a flow is latp)
   mantra::Params latp_agent_params;  // core/src/latp/node_agent.h parameters
   RadioSpec radio;
-  std::string routing = "aodv";     // aodv | dsr (ours) | dsr-ns3 | oracle | static
-  bool dsr_cache_replies = true;    // our DSR: intermediate nodes answer requests from their caches
-  std::string arp = "ns3";          // ns2 | ns3: ARP's timers (ns2 by default under our DSR)
-  bool link_failure_flush = false;  // ns-2's AODV: a MAC failure drops what is queued for that neighbour
-  ChannelErrorSpec channel_error;   // wireless
+  std::string routing = "aodv-ns3";  // aodv | dsr (ours) | aodv-ns3 | dsr-ns3 | oracle | static
+  bool dsr_cache_replies = true;     // our DSR: intermediate nodes answer requests from their caches
+  std::string arp = "ns3";           // ns2 | ns3: ARP's timers (ns2 by default under our DSR)
+  bool link_failure_flush = false;   // ns-2's AODV: a MAC failure drops what is queued for that neighbour
+  ChannelErrorSpec channel_error;    // wireless
   TopologySpec topology;
   MobilitySpec mobility;
   std::vector<FlowSpec> flows;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "aodv/aodv_agent.h"
+#include "toy_links.h"
 
 namespace mantra::sim::aodv::toy {
 
@@ -29,7 +30,7 @@ struct Sent {
   Message message;
 };
 
-class ToyNet {
+class ToyNet : public mantra::sim::toy::ToyLinks {
  public:
   // `nodes` agents; with `chained`, node i linked to node i + 1.
   explicit ToyNet(int nodes, bool chained = false) {
@@ -42,13 +43,6 @@ class ToyNet {
   }
   ToyNet(const ToyNet&) = delete;  // hosts and events point into it
   ToyNet& operator=(const ToyNet&) = delete;
-
-  static Address address(int node) { return 0x0a000001u + static_cast<Address>(node); }
-  static int node_of(Address a) { return static_cast<int>(a - 0x0a000001u); }
-
-  void link(int a, int b) { links_.insert({std::min(a, b), std::max(a, b)}); }
-  void cut(int a, int b) { links_.erase({std::min(a, b), std::max(a, b)}); }
-  bool linked(int a, int b) const { return links_.count({std::min(a, b), std::max(a, b)}) > 0; }
 
   // A data packet from `from` to `to`, originated at `at_s`.
   void send(int from, int to, double at_s) {
@@ -64,17 +58,6 @@ class ToyNet {
         a.route(std::move(p));
       }
     });
-  }
-
-  void run_until(double end_s) {
-    while (!events_.empty() && events_.begin()->first.first <= end_s) {
-      auto first = events_.begin();
-      now_s_ = first->first.first;
-      auto event = std::move(first->second);
-      events_.erase(first);
-      event();
-    }
-    now_s_ = end_s;
   }
 
   AodvAgent& agent(int node) { return *agents_[node]; }
@@ -141,17 +124,12 @@ class ToyNet {
     std::vector<std::pair<DataPacket, DropReason>> dropped;
   };
 
-  void at(double t_s, std::function<void()> event) { events_.emplace(std::pair{t_s, sequence_++}, std::move(event)); }
   void purge_at(int node, double t_s) {
     at(t_s, [this, node] { purge_at(node, now_s_ + agents_[node]->purge()); });
   }
 
   std::vector<std::unique_ptr<Host>> hosts_;
   std::vector<std::unique_ptr<AodvAgent>> agents_;
-  std::set<std::pair<int, int>> links_;
-  std::multimap<std::pair<double, uint64_t>, std::function<void()>> events_;
-  uint64_t sequence_ = 0;
-  double now_s_ = 0;
   std::vector<Sent> messages_;
 };
 

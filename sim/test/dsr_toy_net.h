@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dsr/dsr_agent.h"
+#include "toy_links.h"
 
 namespace mantra::sim::dsr::toy {
 
@@ -36,7 +37,7 @@ struct Sent {
   Packet packet;
 };
 
-class ToyNet {
+class ToyNet : public mantra::sim::toy::ToyLinks {
  public:
   explicit ToyNet(int nodes, DsrOptions options = {}) {
     for (int i = 0; i < nodes; ++i) {
@@ -45,13 +46,6 @@ class ToyNet {
       check_buffer_at(i, 0.01);
     }
   }
-
-  static Address address(int node) { return 0x0a000001u + static_cast<Address>(node); }
-  static int node_of(Address a) { return static_cast<int>(a - 0x0a000001u); }
-
-  void link(int a, int b) { links_.insert({std::min(a, b), std::max(a, b)}); }
-  void cut(int a, int b) { links_.erase({std::min(a, b), std::max(a, b)}); }
-  bool linked(int a, int b) const { return links_.count({std::min(a, b), std::max(a, b)}) > 0; }
 
   // A transport packet of `bytes` from `from` to `to`, sent at `at_s`.
   void send(int from, int to, double at_s, uint32_t bytes = 1000) {
@@ -66,22 +60,10 @@ class ToyNet {
     });
   }
 
-  void run_until(double end_s) {
-    while (!events_.empty() && events_.begin()->first.first <= end_s) {
-      auto first = events_.begin();
-      now_s_ = first->first.first;
-      auto event = std::move(first->second);
-      events_.erase(first);
-      event();
-    }
-    now_s_ = end_s;
-  }
-
   DsrAgent& agent(int node) { return *agents_[node]; }
   const std::vector<Packet>& delivered(int node) const { return hosts_[node]->delivered; }
   const std::vector<std::pair<Packet, DropReason>>& dropped(int node) const { return hosts_[node]->dropped; }
   const std::vector<Sent>& sent() const { return sent_; }
-  double now_s() const { return now_s_; }
 
   // Transmissions by `node` of requests; `propagating` picks the kind.
   std::vector<Sent> requests_from(int node, bool propagating) const {
@@ -116,8 +98,6 @@ class ToyNet {
     std::vector<std::pair<Packet, DropReason>> dropped;
   };
 
-  void at(double t_s, std::function<void()> event) { events_.emplace(std::pair{t_s, sequence_++}, std::move(event)); }
-
   void check_buffer_at(int node, double t_s) {
     at(t_s, [this, node] { check_buffer_at(node, now_s_ + agents_[node]->check_send_buffer()); });
   }
@@ -145,10 +125,6 @@ class ToyNet {
 
   std::vector<std::unique_ptr<Host>> hosts_;
   std::vector<std::unique_ptr<DsrAgent>> agents_;
-  std::set<std::pair<int, int>> links_;
-  std::map<std::pair<double, uint64_t>, std::function<void()>> events_;
-  uint64_t sequence_ = 0;
-  double now_s_ = 0;
   std::vector<Sent> sent_;
 };
 

@@ -4,7 +4,6 @@
 #include <ns3/arp-l3-protocol.h>
 #include <ns3/ipv4-interface.h>
 #include <ns3/ipv4-route.h>
-#include <ns3/llc-snap-header.h>
 #include <ns3/simulator.h>
 #include <ns3/udp-header.h>
 #include <ns3/uinteger.h>
@@ -13,7 +12,9 @@
 
 #include <vector>
 
+#include "network/ip_packet_of.h"
 #include "network/queued_for.h"
+#include "network/send_to_neighbour.h"
 
 namespace mantra::sim::aodv {
 
@@ -41,6 +42,15 @@ bool is_aodv_message(const Ipv4Header& ip, Ptr<const ns3::Packet> after_ip) {
   after_ip->CopyData(ports, sizeof ports);
   return static_cast<uint16_t>(ports[2] << 8 | ports[3]) == kAodvPort;
 }
+
+namespace {
+// A unicast transport packet: what AODV routes, and whose failures it hears
+// (ns-2 asked no MAC feedback for its own packets or for broadcasts).
+bool is_data(const IpPacket& ip) {
+  return !ip.header.GetDestination().IsBroadcast() && !is_aodv_message(ip.header, ip.after_ip);
+}
+
+}  // namespace
 
 AodvNode::AodvNode(Ptr<Node> node, Ptr<NetDevice> device, std::shared_ptr<const MacBook> macs,
                    Ptr<UniformRandomVariable> random)
@@ -140,12 +150,7 @@ void AodvNode::forward(DataPacket p, Address next_hop, double delay_s) {
 }
 
 void AodvNode::send_now(Ptr<ns3::Packet> packet, const Ipv4Header& ip, Address next_hop) {
-  Ptr<Ipv4Route> route = Create<Ipv4Route>();
-  route->SetDestination(ip.GetDestination());
-  route->SetSource(Ipv4Address(self_));
-  route->SetGateway(ip_of(next_hop));
-  route->SetOutputDevice(device_);
-  ipv4_->SendWithHeader(packet, ip, route);
+  send_to_neighbour(ipv4_, device_, packet, ip, ip_of(next_hop));
 }
 
 void AodvNode::drop(const DataPacket&, DropReason why) { ++drops_[static_cast<size_t>(why)]; }
@@ -155,20 +160,9 @@ std::vector<DataPacket> AodvNode::take_queued(Address next_hop) {
   const auto mac = macs_->find(next_hop);
   if (mac == macs_->end()) return taken;
   take_queued_for(device_, mac->second, [&](Ptr<const ns3::Packet> stored, const Ipv4Header* header, bool mac_frame) {
-    Ptr<ns3::Packet> copy = stored->Copy();
-    Ipv4Header ip;
-    if (header) {
-      ip = *header;
-    } else if (mac_frame) {
-      LlcSnapHeader llc;
-      copy->RemoveHeader(llc);
-      if (llc.GetType() != Ipv4L3Protocol::PROT_NUMBER) return;
-      copy->RemoveHeader(ip);
-    } else {
-      return;  // ARP's
-    }
+    std::optional<IpPacket> ip = ip_packet_of_queued(stored, header, mac_frame);
     // ns-2's filter dropped every packet for the neighbour; AODV's own go unreported.
-    if (!is_aodv_message(ip, copy)) taken.push_back(data_packet(copy, ip));
+    if (ip && !is_aodv_message(ip->header, ip->after_ip)) taken.push_back(data_packet(ip->after_ip, ip->header));
   });
   return taken;
 }
@@ -176,35 +170,24 @@ std::vector<DataPacket> AodvNode::take_queued(Address next_hop) {
 void AodvNode::mac_dropped(WifiMacDropReason reason, Ptr<const WifiMpdu> mpdu) {
   if (reason != WIFI_MAC_DROP_REACHED_RETRY_LIMIT) return;
   const Mac48Address to = mpdu->GetHeader().GetAddr1();
-  if (to.IsGroup()) return;
-  Ptr<ns3::Packet> copy = mpdu->GetPacket()->Copy();
-  LlcSnapHeader llc;
-  copy->RemoveHeader(llc);
-  if (llc.GetType() != Ipv4L3Protocol::PROT_NUMBER) return;
-  Ipv4Header ip;
-  copy->RemoveHeader(ip);
-  if (is_aodv_message(ip, copy) || ip.GetDestination().IsBroadcast()) return;  // ns-2 asked no feedback for those
+  std::optional<IpPacket> ip = ip_packet_of_frame(mpdu->GetPacket());
+  if (to.IsGroup() || !ip || !is_data(*ip)) return;
   for (const auto& [address, mac] : *macs_) {
     if (mac == to) {
-      link_failed(data_packet(copy, ip), address);
+      link_failed(data_packet(ip->after_ip, ip->header), address);
       return;
     }
   }
 }
 
 void AodvNode::arp_dropped(Ptr<const ns3::Packet> dropped) {
-  // ARP's drop trace also carries ARP packets it refused; an IPv4 packet
-  // starts with version 4, header length 5 (ns-3 writes no options).
-  uint8_t first = 0;
-  if (dropped->GetSize() < 20 || (dropped->CopyData(&first, 1), first) != 0x45) return;
-  Ptr<ns3::Packet> copy = dropped->Copy();
-  Ipv4Header ip;
-  copy->RemoveHeader(ip);
-  if (is_aodv_message(ip, copy) || ip.GetDestination().IsBroadcast()) return;
-  Route* route = agent_->table().find(ip.GetDestination().Get());
+  std::optional<IpPacket> ip = ip_packet_of_arp_drop(dropped);  // else one of ARP's own packets
+  if (!ip || !is_data(*ip)) return;
+  Route* route = agent_->table().find(ip->header.GetDestination().Get());
   if (!route || !route->hop_count_known()) return;
   ArpCache::Entry* entry = ipv4_->GetInterface(interface_)->GetArpCache()->Lookup(Ipv4Address(route->next_hop));
-  if (entry && entry->IsDead()) link_failed(data_packet(copy, ip), route->next_hop);  // else: its queue was full
+  if (entry && entry->IsDead())
+    link_failed(data_packet(ip->after_ip, ip->header), route->next_hop);  // else: its queue was full
 }
 
 void AodvNode::link_failed(DataPacket p, Address next_hop) {

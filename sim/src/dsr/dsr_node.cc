@@ -2,7 +2,6 @@
 
 #include <ns3/arp-cache.h>
 #include <ns3/arp-l3-protocol.h>
-#include <ns3/llc-snap-header.h>
 #include <ns3/simulator.h>
 #include <ns3/socket.h>
 #include <ns3/tcp-l4-protocol.h>
@@ -12,7 +11,9 @@
 #include <ns3/wifi-net-device.h>
 
 #include "dsr/dsr_wire_header.h"
+#include "network/ip_packet_of.h"
 #include "network/queued_for.h"
+#include "network/send_to_neighbour.h"
 
 namespace mantra::sim::dsr {
 
@@ -119,26 +120,15 @@ void DsrNode::overheard(Ptr<NetDevice>, Ptr<const ns3::Packet> packet, uint16_t,
 
 void DsrNode::mac_dropped(WifiMacDropReason reason, Ptr<const WifiMpdu> mpdu) {
   if (reason != WIFI_MAC_DROP_REACHED_RETRY_LIMIT) return;
-  Ptr<ns3::Packet> copy = mpdu->GetPacket()->Copy();
-  LlcSnapHeader llc;
-  copy->RemoveHeader(llc);
-  if (llc.GetType() != Ipv4L3Protocol::PROT_NUMBER) return;
-  Ipv4Header ip;
-  copy->RemoveHeader(ip);
-  if (ip.GetProtocol() != kIpProtocolDsr) return;
-  if (std::optional<Packet> p = read_packet(ip, copy)) link_failed(std::move(*p));
+  std::optional<IpPacket> ip = ip_packet_of_frame(mpdu->GetPacket());
+  if (!ip || ip->header.GetProtocol() != kIpProtocolDsr) return;
+  if (std::optional<Packet> p = read_packet(ip->header, ip->after_ip)) link_failed(std::move(*p));
 }
 
 void DsrNode::arp_dropped(Ptr<const ns3::Packet> dropped) {
-  // ARP's drop trace also carries ARP packets it refused; an IPv4 packet
-  // starts with version 4, header length 5 (ns-3 writes no options).
-  uint8_t first = 0;
-  if (dropped->GetSize() < 20 || (dropped->CopyData(&first, 1), first) != 0x45) return;
-  Ptr<ns3::Packet> copy = dropped->Copy();
-  Ipv4Header ip;
-  copy->RemoveHeader(ip);
-  if (ip.GetProtocol() != kIpProtocolDsr) return;
-  std::optional<Packet> p = read_packet(ip, copy);
+  std::optional<IpPacket> ip = ip_packet_of_arp_drop(dropped);  // else one of ARP's own packets
+  if (!ip || ip->header.GetProtocol() != kIpProtocolDsr) return;
+  std::optional<Packet> p = read_packet(ip->header, ip->after_ip);
   if (!p || !p->header.source_route) return;
   const std::vector<Address> route = route_of(*p);
   const size_t next = receiver_of(*p);
@@ -177,12 +167,7 @@ void DsrNode::send_now(Packet p, Address next_hop) {
   ip.SetIdentification(p.identification);
   ip.SetPayloadSize(packet->GetSize());
   ip.SetMayFragment();
-  Ptr<Ipv4Route> route = Create<Ipv4Route>();
-  route->SetDestination(ip.GetDestination());
-  route->SetSource(Ipv4Address(self_));
-  route->SetGateway(ip_of(next_hop));
-  route->SetOutputDevice(device_);
-  ipv4_->SendWithHeader(packet, ip, route);
+  send_to_neighbour(ipv4_, device_, packet, ip, ip_of(next_hop));
 }
 
 void DsrNode::deliver(Packet p) {
@@ -207,20 +192,9 @@ std::vector<Packet> DsrNode::take_queued(Address next_hop) {
   const auto mac = macs_->find(next_hop);
   if (mac == macs_->end()) return taken;
   take_queued_for(device_, mac->second, [&](Ptr<const ns3::Packet> stored, const Ipv4Header* header, bool mac_frame) {
-    Ptr<ns3::Packet> copy = stored->Copy();
-    Ipv4Header ip;
-    if (header) {
-      ip = *header;
-    } else if (mac_frame) {
-      LlcSnapHeader llc;
-      copy->RemoveHeader(llc);
-      if (llc.GetType() != Ipv4L3Protocol::PROT_NUMBER) return;
-      copy->RemoveHeader(ip);
-    } else {
-      return;  // ARP's
-    }
-    if (ip.GetProtocol() != kIpProtocolDsr) return;
-    if (std::optional<Packet> p = read_packet(ip, copy)) taken.push_back(std::move(*p));
+    std::optional<IpPacket> ip = ip_packet_of_queued(stored, header, mac_frame);
+    if (!ip || ip->header.GetProtocol() != kIpProtocolDsr) return;
+    if (std::optional<Packet> p = read_packet(ip->header, ip->after_ip)) taken.push_back(std::move(*p));
   });
   return taken;
 }

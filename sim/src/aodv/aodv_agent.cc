@@ -11,6 +11,8 @@ AodvCounters& AodvCounters::operator+=(const AodvCounters& o) {
   replies_sent += o.replies_sent;
   table_replies += o.table_replies;
   replies_passed += o.replies_passed;
+  replies_suppressed += o.replies_suppressed;
+  replies_stranded += o.replies_stranded;
   errors_sent += o.errors_sent;
   local_repairs += o.local_repairs;
   discoveries_given_up += o.discoveries_given_up;
@@ -192,9 +194,16 @@ void AodvAgent::handle_reply(RouteReply r, Address from, uint8_t ttl_left) {
     }
     release_waiting(route, kArpDelayS);
   }
-  if (r.originator == self_ || !better) return;
+  if (r.originator == self_) return;
+  if (!better) {
+    ++counters_.replies_suppressed;
+    return;
+  }
   Route* back = table_.find(r.originator);
-  if (!back || !back->hop_count_known() || ttl_left == 0) return;  // ns-2 drops it (NRTE, TTL)
+  if (!back || !back->hop_count_known() || ttl_left == 0) {  // ns-2 drops it (NRTE, TTL)
+    ++counters_.replies_stranded;
+    return;
+  }
   r.hop_count = static_cast<uint8_t>(std::min(r.hop_count + 1, 255));
   back->expire_s = now + kActiveRouteTimeoutS;
   route.precursors.insert(back->next_hop);

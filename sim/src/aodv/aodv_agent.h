@@ -71,7 +71,9 @@ struct AodvCounters {
   int64_t replies_sent = 0;     // originated: as the destination or from the table
   int64_t table_replies = 0;    // of those, from the table
   int64_t replies_passed = 0;
-  int64_t errors_sent = 0;  // originated or passed on
+  int64_t replies_suppressed = 0;  // not passed on: this relay's route did not improve (ns-2's suppress_reply)
+  int64_t replies_stranded = 0;    // not passed on: no route back to the originator, or no TTL left
+  int64_t errors_sent = 0;         // originated or passed on
   int64_t local_repairs = 0;
   int64_t discoveries_given_up = 0;
 

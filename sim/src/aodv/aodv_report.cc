@@ -19,6 +19,8 @@ nlohmann::json aodv_report(const std::vector<std::unique_ptr<AodvNode>>& nodes) 
       {"replies_sent", sum.replies_sent},
       {"table_replies", sum.table_replies},
       {"replies_passed", sum.replies_passed},
+      {"replies_suppressed", sum.replies_suppressed},
+      {"replies_stranded", sum.replies_stranded},
       {"errors_sent", sum.errors_sent},
       {"local_repairs", sum.local_repairs},
       {"discoveries_given_up", sum.discoveries_given_up},

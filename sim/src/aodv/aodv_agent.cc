@@ -128,8 +128,7 @@ void AodvAgent::receive(const Message& m, Address from, uint8_t ttl) {
 void AodvAgent::handle_request(RouteRequest q, Address from, uint8_t ttl_left) {
   const double now = host_.now_s();
   if (q.originator == self_) return;
-  auto [seen, first] = seen_requests_.try_emplace({q.originator, q.id}, now + kRequestIdSaveS);
-  if (!first) return;  // only the first copy counts
+  if (!seen_requests_.try_emplace({q.originator, q.id}, now + kRequestIdSaveS).second) return;  // first copy only
 
   Route& back = table_.at(q.originator);
   back.expire_s = std::max(back.expire_s, now + kReverseRouteLifeS);

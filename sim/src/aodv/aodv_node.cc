@@ -10,10 +10,13 @@
 #include <ns3/wifi-mpdu.h>
 #include <ns3/wifi-net-device.h>
 
+#include <array>
+#include <span>
 #include <vector>
 
 #include "network/ip_packet_of.h"
 #include "network/queued_for.h"
+#include "network/routing_packets.h"
 #include "network/send_to_neighbour.h"
 
 namespace mantra::sim::aodv {
@@ -22,7 +25,7 @@ using namespace ns3;
 
 namespace {
 
-constexpr uint8_t kUdp = 17;
+constexpr uint8_t kUdp = 17;  // IP's protocol number for UDP, which AODV's messages ride
 
 // A data packet in the simulator: what follows its IP header, and the header.
 class NsData : public Payload {
@@ -37,10 +40,9 @@ Ipv4Address ip_of(Address a) { return a == kBroadcast ? Ipv4Address::GetBroadcas
 }  // namespace
 
 bool is_aodv_message(const Ipv4Header& ip, Ptr<const ns3::Packet> after_ip) {
-  if (ip.GetProtocol() != kUdp || after_ip->GetSize() < 4) return false;
-  uint8_t ports[4];
-  after_ip->CopyData(ports, sizeof ports);
-  return static_cast<uint16_t>(ports[2] << 8 | ports[3]) == kAodvPort;
+  std::array<uint8_t, kRoutingPacketHeadBytes> head{};
+  const uint32_t n = after_ip->CopyData(head.data(), head.size());
+  return is_routing_packet(RoutingPackets::kAodv, ip.GetProtocol(), std::span(head.data(), n));
 }
 
 namespace {

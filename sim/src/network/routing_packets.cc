@@ -1,12 +1,12 @@
 #include "network/routing_packets.h"
 
+#include "aodv/aodv_messages.h"
 #include "dsr/dsr_header.h"
 
 namespace mantra::sim {
 
 namespace {
 constexpr uint8_t kUdp = 17;
-constexpr uint16_t kAodvPort = 654;    // RFC 3561 §3
 constexpr uint8_t kNs3DsrControl = 1;  // ns-3's DsrFsHeader message type: 1 control, 2 data
 }  // namespace
 
@@ -23,7 +23,7 @@ bool is_routing_packet(RoutingPackets kind, uint8_t ip_protocol, std::span<const
       return false;
     case RoutingPackets::kAodv:
       return ip_protocol == kUdp && payload_head.size() >= 4 &&
-             static_cast<uint16_t>(payload_head[2] << 8 | payload_head[3]) == kAodvPort;
+             static_cast<uint16_t>(payload_head[2] << 8 | payload_head[3]) == aodv::kAodvPort;
     case RoutingPackets::kDsr:
       return ip_protocol == dsr::kIpProtocolDsr && !payload_head.empty() && payload_head[0] == dsr::kNoNextHeader;
     case RoutingPackets::kDsrNs3:

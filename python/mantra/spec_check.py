@@ -114,6 +114,7 @@ RANGES: dict[str, tuple[str, Range]] = {
     "mobility.waypoints.*.*.1": ("number", COORDINATE),
     "mobility.waypoints.*.*.2": ("number", COORDINATE),
     "flows.*.start": ("duration", TIME),
+    "flows.*.start.uniform.*": ("duration", TIME),
     "flows.*.stop": ("duration", TIME),
     "flows.*.packet_size": ("integer", PACKET_SIZE),
     "flows.*.count": ("integer", FLOW_COUNT),

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <set>
 
 namespace mantra::sim {
 namespace {
@@ -67,6 +68,14 @@ TEST(Spec, EachBadInputNamesItsKey) {
       {[](json& j) { j["durration"] = 5; }, "durration: unknown key"},
       {[](json& j) { j.erase("seed"); }, "seed: missing required field"},
       {[](json& j) { j["flows"][0]["start"] = -1; }, "flows[0].start: -1 is out of range (0 .. 1000000 s)"},
+      {[](json& j) { j["flows"][0]["start"] = {{"uniform", {0, 180}}}; }, "flows[0].stop: must be after start"},
+      {[](json& j) { j["flows"][0]["start"] = {{"uniform", {20, 10}}}; },
+       "flows[0].start.uniform: the latest start must be after the earliest"},
+      {[](json& j) { j["flows"][0]["start"] = {{"uniform", {10}}}; },
+       "flows[0].start.uniform: must be [earliest, latest], two durations"},
+      {[](json& j) { j["flows"][0]["start"] = {{"normal", {0, 10}}}; }, "flows[0].start.normal: unknown key"},
+      {[](json& j) { j["flows"][0]["start"] = {{"uniform", {-1, 10}}}; },
+       "flows[0].start.uniform[0]: -1 is out of range (0 .. 1000000 s)"},
       {[](json& j) { j["flows"][0]["dst"] = 0; }, "flows[0].dst: must differ from src"},
       {[](json& j) { j["flows"][0]["dst"] = 9; }, "flows[0].dst: node 9 out of range (nodes 0..4)"},
       {[](json& j) { j["flows"][0]["protocol"] = "dccp"; }, "flows[0].protocol: unknown protocol 'dccp'"},
@@ -174,6 +183,28 @@ const char* kBase =
     R"("seed": 3, "topology": {"kind": "chain", "hops": 4}, "flows": [{"protocol": "tfrc", "src": 0, "dst": 4}])";
 
 std::string with(const std::string& fields) { return "{" + fields + ", " + kBase + "}"; }
+
+// cbrgen.tcl's sources: each copy of a flow starts at its own time in the
+// range, the same for the same seed, another for another seed.
+TEST(Spec, EachCopyOfAFlowDrawsItsStartFromTheRangeBySeed) {
+  json j = base();
+  j["flows"][0]["start"] = {{"uniform", {10, 60}}};
+  j["flows"][0]["count"] = 20;
+  const Spec a = parse_spec(j);
+  std::set<double> starts;
+  for (const FlowSpec& f : a.flows) {
+    EXPECT_GE(f.start_s, 10);
+    EXPECT_LT(f.start_s, 60);
+    starts.insert(f.start_s);
+  }
+  EXPECT_EQ(starts.size(), 20u);
+  EXPECT_LT(*starts.begin(), 20);  // spread over the range, not bunched at one end
+  EXPECT_GT(*starts.rbegin(), 50);
+  const Spec again = parse_spec(j);
+  for (size_t i = 0; i < a.flows.size(); ++i) EXPECT_EQ(again.flows[i].start_s, a.flows[i].start_s);
+  j["seed"] = 4;
+  EXPECT_NE(parse_spec(j).flows[0].start_s, a.flows[0].start_s);
+}
 
 TEST(Spec, BothDsrsWithMobilityAreAllowed) {
   json j = base();

@@ -71,8 +71,8 @@ void AodvNode::start() {
   const auto arp = MakeCallback(&AodvNode::arp_dropped, this);
   node_->GetObject<ArpL3Protocol>()->TraceConnectWithoutContext("Drop", arp);
   ipv4_->GetInterface(interface_)->GetArpCache()->TraceConnectWithoutContext("Drop", arp);
-  // Each node's purge at its own phase of the 0.5 s period (README.md, "Where it departs").
-  Simulator::Schedule(Seconds(uniform_s(AodvAgent::kPurgePeriodS)), &AodvNode::purge, this);
+  // Every node's purge from t = 0, as ns-2 started its agents' timers.
+  Simulator::ScheduleNow(&AodvNode::purge, this);
 }
 
 void AodvNode::purge() { Simulator::Schedule(Seconds(agent_->purge()), &AodvNode::purge, this); }

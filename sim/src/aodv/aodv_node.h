@@ -13,7 +13,7 @@
 //   agent.forward ──► the packet with its IP header, to the next hop's MAC
 //   agent.take_queued ──► the queue disc and MAC queue's packets for that
 //          neighbour (network/queued_for.h)
-//   the purge ──► every 0.5 s, each node from a random phase in the first 0.5 s
+//   the purge ──► every 0.5 s from the start, every node in step (ns-2's)
 #pragma once
 
 #include <ns3/ipv4-header.h>

@@ -11,6 +11,7 @@
 #include "spec/message_text.h"
 #include "spec/ns2_movement.h"
 #include "spec/spec_values.h"
+#include "spec/uniform_start.h"
 
 namespace mantra::sim {
 
@@ -556,7 +557,21 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
     if (!kind->tcp()) throw SpecError(where + ".ecn", "only tcp flows take ecn (a core protocol asks for ECT itself)");
     f.ecn = boolean(v["ecn"], where + ".ecn");
   }
-  f.start_s = v.contains("start") ? duration(v["start"], where + ".start", kTime) : 0.0;
+  if (v.contains("start") && v["start"].is_object()) {
+    const json& u = v["start"];
+    check_keys(u, where + ".start", {"uniform"});
+    const json& range = required(u, where + ".start", "uniform");
+    if (!range.is_array() || range.size() != 2)
+      throw SpecError(where + ".start.uniform", "must be [earliest, latest], two durations");
+    const double lo = duration(range[0], where + ".start.uniform[0]", kTime);
+    const double hi = duration(range[1], where + ".start.uniform[1]", kTime);
+    if (hi <= lo) throw SpecError(where + ".start.uniform", "the latest start must be after the earliest");
+    if (v.contains("media")) throw SpecError(where + ".start", "a flow with media starts at a fixed time");
+    f.start_uniform_s = std::pair(lo, hi);
+    f.start_s = hi;
+  } else {
+    f.start_s = v.contains("start") ? duration(v["start"], where + ".start", kTime) : 0.0;
+  }
   f.stop_s = v.contains("stop") ? duration(v["stop"], where + ".stop", kTime) : spec.duration_s;
   if (f.stop_s <= f.start_s) throw SpecError(where + ".stop", "must be after start");
   if (f.stop_s > spec.duration_s) throw SpecError(where + ".stop", "must not be after the run's duration");
@@ -842,9 +857,11 @@ Spec parse_spec(const json& j) {
       throw SpecError(at("flows", i) + ".count", "makes more than " + std::to_string(kMaxFlows) + " flows in all");
     }
     for (int c = 0; c < count; ++c) {
-      samples += std::ceil((f.stop_s - f.start_s) / s.interval_s);
+      FlowSpec copy = f;
+      if (f.start_uniform_s) copy.start_s = uniform_start_s(s.seed, s.flows.size(), f.start_uniform_s->first, f.start_uniform_s->second);
+      samples += std::ceil((copy.stop_s - copy.start_s) / s.interval_s);
       if (f.media) media_frames += (f.stop_s - f.media->start_s) * f.media->fps + f.media->frames_per_loop();
-      s.flows.push_back(f);
+      s.flows.push_back(std::move(copy));
     }
     if (media_frames > kMaxMediaFramesCaptured) {
       throw SpecError(at("flows", i) + ".media", "gives about " + std::to_string(static_cast<int64_t>(media_frames)) +

@@ -16,6 +16,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -164,6 +165,9 @@ struct FlowSpec {
   int min_hops = 0;      // random pair: at least this many hops apart at t = 0
   bool random_pair() const { return src < 0; }
   double start_s = 0, stop_s = 0;
+  // `start: {uniform: [lo, hi]}`: each copy's start is drawn from it when the
+  // spec is read (uniform_start.h); until then start_s holds hi, the latest.
+  std::optional<std::pair<double, double>> start_uniform_s;
   int packet_size = 1000;
   int64_t rate_bps = 0;            // cbr
   std::string group;               // the flow's group in the result (default: its protocol)

@@ -76,7 +76,7 @@ def spec(hops: int, rate_kbps: int, seed: int) -> dict:
         "duration": DURATION_S,
         "seed": seed,
         "radio": "ns2-80211b",
-        "routing": "aodv-ns3",
+        "routing": "aodv",
         "topology": {"kind": "chain", "hops": hops, "spacing": 200},
         "measure": {"from": MEASURE_FROM_S},
         "flows": [

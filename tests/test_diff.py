@@ -35,3 +35,27 @@ def test_an_ignored_pattern_matches_any_one_part_at_a_star() -> None:
     assert differences(result(rate_bps=1.0), result(rate_bps=2.0), (), ignored) == [
         "flows.0.diagnostics.sender.rate_bps"
     ]
+
+
+def test_a_reading_renames_a_value_or_leaves_a_key_out_and_touches_nothing_else() -> None:
+    from mantra.lab.diff import Reading
+
+    spec = {"routing": "aodv-ns3", "link_failure_flush": True, "radio": {"preset": "ns2-80211b"}}
+    Reading.parse("routing=aodv-ns3:aodv").apply(spec)
+    Reading.parse("link_failure_flush=true:").apply(spec)
+    Reading.parse("radio.preset=qualnet-80211b:ns2-80211b").apply(spec)  # another value: left alone
+    assert spec == {"routing": "aodv", "radio": {"preset": "ns2-80211b"}}
+    other = {"routing": "dsr-ns3", "link_failure_flush": False}
+    Reading.parse("routing=aodv-ns3:aodv").apply(other)
+    Reading.parse("link_failure_flush=true:").apply(other)
+    assert other == {"routing": "dsr-ns3", "link_failure_flush": False}
+
+
+def test_a_malformed_reading_is_refused_with_its_text() -> None:
+    import pytest
+
+    from mantra.lab.diff import Reading
+
+    for text in ("routing", "routing=aodv", "=a:b", "routing=:aodv"):
+        with pytest.raises(ValueError, match="--read"):
+            Reading.parse(text)

@@ -37,8 +37,8 @@ def test_random_waypoint_network_carries_tfrc(write_spec):
     f = r["flows"][0]
     assert f["received"] > 0 and f["throughput_kbps"] > 10
     assert r["provenance"]["events"] > 0
-    # AODV's own packets (ns-3's, the default until issue 28's pins), counted at every hop
-    assert r["routing"]["protocol"] == "aodv-ns3" and r["routing"]["packets_sent"]["all"] > 0
+    # AODV's own packets (ns-2's, ours: the default routing), counted at every hop
+    assert r["routing"]["protocol"] == "aodv" and r["routing"]["packets_sent"]["all"] > 0
 
 
 def test_dsr_runs_with_moving_nodes_and_counts_each_packet_once(write_spec):

@@ -112,7 +112,10 @@ def cmd_ledger(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     from mantra.lab.diff import diff_stores, format_diff
 
-    d = diff_stores(Path(args.old), Path(args.new), args.ignore)
+    try:
+        d = diff_stores(Path(args.old), Path(args.new), args.ignore, args.read)
+    except ValueError as e:
+        raise InputError(str(e)) from None
     print(format_diff(d))
     return 1 if d.differ else 0
 
@@ -207,6 +210,14 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         help="a dotted result key to leave out, `*` for any one part (an intended difference); repeatable",
+    )
+    diff.add_argument(
+        "--read",
+        metavar="KEY=OLD:NEW",
+        action="append",
+        default=[],
+        help="read the first store's spec value OLD at dotted KEY as NEW (empty NEW: the key left out), "
+        "to pair runs across a rename; repeatable",
     )
     diff.set_defaults(func=cmd_diff)
 

@@ -38,7 +38,7 @@ TEST(Spec, ParsesUnitsAndDefaults) {
   EXPECT_DOUBLE_EQ(s.flows[0].start_s, 0.2);
   EXPECT_DOUBLE_EQ(s.flows[0].stop_s, 120);
   EXPECT_EQ(s.flows[1].rate_bps, 180000);
-  EXPECT_EQ(s.routing, "aodv-ns3");  // until issue 28's pins move the default to ours
+  EXPECT_EQ(s.routing, "aodv");  // ns-2's AODV, ours
   EXPECT_EQ(s.radio.preset, "ns2-80211b");
   EXPECT_DOUBLE_EQ(s.radio.cs_range_m, 550);
   EXPECT_EQ(s.topology.node_count(), 5);
@@ -219,38 +219,28 @@ TEST(Spec, BothDsrsWithMobilityAreAllowed) {
   EXPECT_EQ(error_of(j), "");
 }
 
-TEST(Spec, ArpIsNs2sUnderOurDsrAndNs3sElseUnlessTheSpecSays) {
+// The papers' ns-2 stack is every routing's default (routing packets first,
+// 2 Mb/s broadcasts, ns-2's ARP); the spec can ask for ns-3's, key by key.
+TEST(Spec, EveryRoutingRunsOnNs2sStackUnlessTheSpecSays) {
   json j = base();
-  EXPECT_EQ(parse_spec(j).arp, "ns3");
-  j["routing"] = "dsr";
-  EXPECT_EQ(parse_spec(j).arp, "ns2");
-  j["arp"] = "ns3";
-  EXPECT_EQ(parse_spec(j).arp, "ns3");
-  j["routing"] = "oracle";
-  j["arp"] = "ns2";
-  EXPECT_EQ(parse_spec(j).arp, "ns2");
-}
-
-TEST(Spec, OurRoutingsRunOnNs2sStackNs3sOnNs3sUnlessTheSpecSays) {
-  json j = base();
-  EXPECT_FALSE(*parse_spec(j).radio.routing_first);
-  EXPECT_EQ(parse_spec(j).arp, "ns3");
-  for (const char* ours : {"dsr", "aodv"}) {
-    j["routing"] = ours;
+  j["topology"] = {{"kind", "manet"}, {"nodes", 5}, {"width", 400}, {"height", 800}};
+  EXPECT_EQ(parse_spec(j).routing, "aodv");
+  for (const char* routing : {"aodv", "dsr", "aodv-ns3", "dsr-ns3", "oracle"}) {
+    j["routing"] = routing;
     const Spec s = parse_spec(j);
-    EXPECT_TRUE(*s.radio.routing_first) << ours;
-    EXPECT_EQ(s.radio.broadcast_bps, 2'000'000) << ours;
-    EXPECT_EQ(s.arp, "ns2") << ours;
+    EXPECT_TRUE(*s.radio.routing_first) << routing;
+    EXPECT_EQ(s.radio.broadcast_bps, 2'000'000) << routing;
+    EXPECT_EQ(s.arp, "ns2") << routing;
   }
-  j["routing"] = "dsr";
-  j["radio"] = {{"preset", "ns2-80211b"}, {"routing_first", false}};
-  EXPECT_FALSE(*parse_spec(j).radio.routing_first);
   j["routing"] = "aodv-ns3";
-  j["radio"] = {{"preset", "ns2-80211b"}, {"routing_first", true}, {"broadcast_rate", "2Mbps"}};
-  const Spec s = parse_spec(j);
-  EXPECT_TRUE(*s.radio.routing_first);
-  EXPECT_EQ(s.radio.broadcast_bps, 2'000'000);
-  EXPECT_EQ(parse_spec(base()).radio.broadcast_bps, 1'000'000);
+  j["radio"] = {{"preset", "ns2-80211b"}, {"routing_first", false}, {"broadcast_rate", "1Mbps"}};
+  j["arp"] = "ns3";
+  const Spec ns3 = parse_spec(j);
+  EXPECT_FALSE(*ns3.radio.routing_first);
+  EXPECT_EQ(ns3.radio.broadcast_bps, 1'000'000);
+  EXPECT_EQ(ns3.arp, "ns3");
+  j["radio"] = {{"preset", "ns2-80211b"}, {"queue", {{"kind", "red"}}}};  // ns-2's PriQueue was drop-tail
+  EXPECT_FALSE(*parse_spec(j).radio.routing_first);
 }
 
 // Inputs that once aborted, hung or misreported, and a dozen more like them: each

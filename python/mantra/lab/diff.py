@@ -8,6 +8,12 @@ result differs when any value other than `provenance.commit` and `provenance.wal
 numbers compared exactly: the same spec and seed must give the same numbers. An intended
 difference is named with `--ignore KEY` (dotted, `*` for any one part, e.g.
 `flows.*.diagnostics.sender.source_dropped`); the output lists what was ignored.
+
+A change that renames a spec value (a routing's name) or retires a key is compared with
+`--read KEY=OLD:NEW`: the first store's specs are read with OLD at the dotted KEY as NEW (an
+empty NEW: the key is left out), so its runs pair with the second store's:
+
+    ./mantra diff before after --read routing=aodv-ns3:aodv --read link_failure_flush=true:
 """
 
 from __future__ import annotations
@@ -33,15 +39,54 @@ class StoreDiff:
     only_old: list[str] = field(default_factory=list)
     only_new: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)  # keys named as intended differences
+    read: list[str] = field(default_factory=list)  # KEY=OLD:NEW readings of the first store's specs
 
 
-def _results(root: Path) -> dict[str, dict[str, Any]]:
-    """The finished runs of a store, by their spec as canonical JSON."""
+@dataclass(frozen=True)
+class Reading:
+    """`KEY=OLD:NEW`: a spec value of the first store read as another (NEW empty: key left out)."""
+
+    key: tuple[str, ...]
+    old: Any
+    new: Any  # None: the key is left out
+
+    @staticmethod
+    def parse(text: str) -> Reading:
+        key, sep, values = text.partition("=")
+        old, colon, new = values.partition(":")
+        if not sep or not colon or not key or not old:
+            raise ValueError(f"--read {text!r}: must be KEY=OLD:NEW (NEW may be empty: the key is left out)")
+        return Reading(tuple(key.split(".")), _scalar(old), _scalar(new) if new else None)
+
+    def apply(self, spec: dict[str, Any]) -> None:
+        *parents, last = self.key
+        node: Any = spec
+        for part in parents:
+            node = node.get(part) if isinstance(node, dict) else None
+        if isinstance(node, dict) and last in node and node[last] == self.old:
+            if self.new is None:
+                del node[last]
+            else:
+                node[last] = self.new
+
+
+def _scalar(text: str) -> Any:
+    """A value as YAML would read it (true, 3, 0.5) or else the text."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _results(root: Path, readings: tuple[Reading, ...] = ()) -> dict[str, dict[str, Any]]:
+    """The finished runs of a store, by their spec as canonical JSON (read through `readings`)."""
     store = Store(root, create=False)
     try:
         out = {}
         for key in store.frame().query("status == 'ok'")["key"]:
             result = store.result(key)
+            for r in readings:
+                r.apply(result["spec"])
             out[json.dumps(result["spec"], sort_keys=True)] = result
         return out
     finally:
@@ -71,10 +116,13 @@ def differences(old: Any, new: Any, path: tuple[str, ...] = (), ignored: tuple[t
     return [] if old == new and type(old) is type(new) else [".".join(path) or "(the result)"]
 
 
-def diff_stores(old_root: Path, new_root: Path, ignore: list[str] | None = None) -> StoreDiff:
-    old, new = _results(old_root), _results(new_root)
+def diff_stores(
+    old_root: Path, new_root: Path, ignore: list[str] | None = None, read: list[str] | None = None
+) -> StoreDiff:
+    readings = tuple(Reading.parse(r) for r in read or [])
+    old, new = _results(old_root, readings), _results(new_root)
     patterns = tuple(tuple(k.split(".")) for k in ignore or [])
-    d = StoreDiff(ignored=list(ignore or []))
+    d = StoreDiff(ignored=list(ignore or []), read=list(read or []))
     for spec in sorted(old.keys() & new.keys()):
         keys = differences(old[spec], new[spec], (), patterns)
         if keys:
@@ -91,6 +139,8 @@ def format_diff(d: StoreDiff, limit: int = 20) -> str:
         f"{d.same} runs identical, {len(d.differ)} differ, "
         f"{len(d.only_old)} only in the first store, {len(d.only_new)} only in the second"
     ]
+    if d.read:
+        lines.append("the first store's specs read with: " + ", ".join(d.read))
     if d.ignored:
         lines.append("ignored (intended differences): " + ", ".join(d.ignored))
     for spec, keys in d.differ[:limit]:

@@ -782,7 +782,7 @@ Spec parse_spec(const json& j) {
     if (!s.topology.has_radio()) throw SpecError("radio", "a wired topology has no radio");
     s.radio = parse_radio(j["radio"]);
   }
-  s.routing = wired ? "static" : "aodv-ns3";  // ns-3's AODV until issue 28's pins move the default to ours
+  s.routing = wired ? "static" : "aodv";  // ns-2's AODV (ours), the papers' routing
   if (j.contains("routing")) {
     const json& r = j["routing"];
     s.routing = name_of(r);
@@ -796,13 +796,12 @@ Spec parse_spec(const json& j) {
       throw SpecError("routing", "static routing on a radio needs a chain (each node forwards to its neighbour)");
     }
   }
-  // Our DSR and our AODV run on the papers' ns-2 stack unless the spec says otherwise: routing
-  // packets first, broadcasts at 2 Mb/s, ns-2's ARP (below). Issue 28 makes these every routing's
-  // defaults.
-  const bool ns2_stack = s.routing == "dsr" || s.routing == "aodv";
-  if (!s.radio.routing_first) s.radio.routing_first = ns2_stack && !s.radio.queue.red;
-  if (!s.radio.broadcast_bps) s.radio.broadcast_bps = ns2_stack ? 2'000'000 : kNs3BroadcastBps;
-  s.arp = ns2_stack ? "ns2" : "ns3";
+  // Every radio runs on the papers' ns-2 stack unless the spec says otherwise: routing packets
+  // first in a drop-tail interface queue, broadcasts at 2 Mb/s, ns-2's ARP (below). ns-3's own
+  // stack is `radio: {routing_first: false, broadcast_rate: 1Mbps}` with `arp: ns3`.
+  if (!s.radio.routing_first) s.radio.routing_first = !s.radio.queue.red;
+  if (!s.radio.broadcast_bps) s.radio.broadcast_bps = kNs2BroadcastBps;
+  s.arp = "ns2";
   if (j.contains("arp")) {
     if (!s.topology.has_radio())
       throw SpecError("arp", "a wired topology has no ARP to set (its links are point to point)");

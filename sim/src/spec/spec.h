@@ -60,7 +60,8 @@ struct QueueSpec {
   int limit_or(int fallback) const { return limit > 0 ? limit : fallback; }
 };
 
-inline constexpr int64_t kNs3BroadcastBps = 1'000'000;  // ns-3's lowest basic rate
+// ns-2 sent broadcast frames at the MAC's bandwidth_, 2 Mb/s in every MANET paper here.
+inline constexpr int64_t kNs2BroadcastBps = 2'000'000;
 
 struct RadioSpec {
   std::string preset = "ns2-80211b";
@@ -69,12 +70,12 @@ struct RadioSpec {
   QueueSpec queue;          // interface queue: drop-tail of 50 packets (ns-2's IFQ)
   bool rts = true;          // RTS/CTS before every unicast frame
   // Routing packets at the head of the interface queue, ns-2's PriQueue
-  // (network/pri_queue_disc.h); unset in the spec: on under our DSR, off
-  // otherwise (parse_spec decides).
+  // (network/pri_queue_disc.h); unset in the spec: on with a drop-tail
+  // queue, off with RED (parse_spec decides).
   std::optional<bool> routing_first;
   // Broadcast frames' DSSS rate (route requests, ARP); unset in the spec:
-  // 2 Mb/s under our DSR (the papers' ns-2), ns-3's 1 Mb/s otherwise.
-  std::optional<int64_t> broadcast_bps;  // a RadioSpec built without the parser: kNs3BroadcastBps
+  // the papers' ns-2, 2 Mb/s (ns-3's own is 1 Mb/s, its lowest basic rate).
+  std::optional<int64_t> broadcast_bps;  // a RadioSpec built without the parser: kNs2BroadcastBps
   int short_retry = 7;                   // ns-2 ShortRetryLimit_
   int long_retry = 4;                    // ns-2 LongRetryLimit_
 };

@@ -216,7 +216,7 @@ def parser() -> argparse.ArgumentParser:
         metavar="KEY=OLD:NEW",
         action="append",
         default=[],
-        help="read the first store's spec value OLD at dotted KEY as NEW (empty NEW: the key left out), "
+        help="read spec value OLD at dotted KEY as NEW in both stores (empty NEW: the key left out), "
         "to pair runs across a rename; repeatable",
     )
     diff.set_defaults(func=cmd_diff)

@@ -9,9 +9,9 @@ numbers compared exactly: the same spec and seed must give the same numbers. An 
 difference is named with `--ignore KEY` (dotted, `*` for any one part, e.g.
 `flows.*.diagnostics.sender.source_dropped`); the output lists what was ignored.
 
-A change that renames a spec value (a routing's name) or retires a key is compared with
-`--read KEY=OLD:NEW`: the first store's specs are read with OLD at the dotted KEY as NEW (an
-empty NEW: the key is left out), so its runs pair with the second store's:
+A change that renames a spec value (a routing's name), retires a key or adds one is compared with
+`--read KEY=OLD:NEW`: both stores' specs are read with OLD at the dotted KEY as NEW (an empty NEW:
+the key is left out), so their runs pair:
 
     ./mantra diff before after --read routing=aodv-ns3:aodv --read link_failure_flush=true:
 """
@@ -39,12 +39,12 @@ class StoreDiff:
     only_old: list[str] = field(default_factory=list)
     only_new: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)  # keys named as intended differences
-    read: list[str] = field(default_factory=list)  # KEY=OLD:NEW readings of the first store's specs
+    read: list[str] = field(default_factory=list)  # KEY=OLD:NEW readings of both stores' specs
 
 
 @dataclass(frozen=True)
 class Reading:
-    """`KEY=OLD:NEW`: a spec value of the first store read as another (NEW empty: key left out)."""
+    """`KEY=OLD:NEW`: a spec value read as another (NEW empty: key left out), in both stores."""
 
     key: tuple[str, ...]
     old: Any
@@ -120,7 +120,7 @@ def diff_stores(
     old_root: Path, new_root: Path, ignore: list[str] | None = None, read: list[str] | None = None
 ) -> StoreDiff:
     readings = tuple(Reading.parse(r) for r in read or [])
-    old, new = _results(old_root, readings), _results(new_root)
+    old, new = _results(old_root, readings), _results(new_root, readings)
     patterns = tuple(tuple(k.split(".")) for k in ignore or [])
     d = StoreDiff(ignored=list(ignore or []), read=list(read or []))
     for spec in sorted(old.keys() & new.keys()):
@@ -140,7 +140,7 @@ def format_diff(d: StoreDiff, limit: int = 20) -> str:
         f"{len(d.only_old)} only in the first store, {len(d.only_new)} only in the second"
     ]
     if d.read:
-        lines.append("the first store's specs read with: " + ", ".join(d.read))
+        lines.append("specs read with: " + ", ".join(d.read))
     if d.ignored:
         lines.append("ignored (intended differences): " + ", ".join(d.ignored))
     for spec, keys in d.differ[:limit]:

@@ -68,13 +68,25 @@ TEST(Spec, EachBadInputNamesItsKey) {
       {[](json& j) { j["durration"] = 5; }, "durration: unknown key"},
       {[](json& j) { j.erase("seed"); }, "seed: missing required field"},
       {[](json& j) { j["flows"][0]["start"] = -1; }, "flows[0].start: -1 is out of range (0 .. 1000000 s)"},
-      {[](json& j) { j["flows"][0]["start"] = {{"uniform", {0, 180}}}; }, "flows[0].stop: must be after start"},
-      {[](json& j) { j["flows"][0]["start"] = {{"uniform", {20, 10}}}; },
+      {[](json& j) {
+         j["flows"][0]["start"] = {{"uniform", {0, 180}}};
+       },
+       "flows[0].stop: must be after start"},
+      {[](json& j) {
+         j["flows"][0]["start"] = {{"uniform", {20, 10}}};
+       },
        "flows[0].start.uniform: the latest start must be after the earliest"},
-      {[](json& j) { j["flows"][0]["start"] = {{"uniform", {10}}}; },
+      {[](json& j) {
+         j["flows"][0]["start"] = {{"uniform", {10}}};
+       },
        "flows[0].start.uniform: must be [earliest, latest], two durations"},
-      {[](json& j) { j["flows"][0]["start"] = {{"normal", {0, 10}}}; }, "flows[0].start.normal: unknown key"},
-      {[](json& j) { j["flows"][0]["start"] = {{"uniform", {-1, 10}}}; },
+      {[](json& j) {
+         j["flows"][0]["start"] = {{"normal", {0, 10}}};
+       },
+       "flows[0].start.normal: unknown key"},
+      {[](json& j) {
+         j["flows"][0]["start"] = {{"uniform", {-1, 10}}};
+       },
        "flows[0].start.uniform[0]: -1 is out of range (0 .. 1000000 s)"},
       {[](json& j) { j["flows"][0]["dst"] = 0; }, "flows[0].dst: must differ from src"},
       {[](json& j) { j["flows"][0]["dst"] = 9; }, "flows[0].dst: node 9 out of range (nodes 0..4)"},

@@ -857,7 +857,8 @@ Spec parse_spec(const json& j) {
     }
     for (int c = 0; c < count; ++c) {
       FlowSpec copy = f;
-      if (f.start_uniform_s) copy.start_s = uniform_start_s(s.seed, s.flows.size(), f.start_uniform_s->first, f.start_uniform_s->second);
+      if (f.start_uniform_s)
+        copy.start_s = uniform_start_s(s.seed, s.flows.size(), f.start_uniform_s->first, f.start_uniform_s->second);
       samples += std::ceil((copy.stop_s - copy.start_s) / s.interval_s);
       if (f.media) media_frames += (f.stop_s - f.media->start_s) * f.media->fps + f.media->frames_per_loop();
       s.flows.push_back(std::move(copy));

@@ -16,10 +16,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <utility>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mantra/params.h"

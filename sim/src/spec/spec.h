@@ -202,9 +202,9 @@ struct Spec {
   bool latp_agent = true;            // LATP node agents on every node (when a flow is latp)
   mantra::Params latp_agent_params;  // core/src/latp/node_agent.h parameters
   RadioSpec radio;
-  std::string routing = "aodv-ns3";  // aodv | dsr (ours) | aodv-ns3 | dsr-ns3 | oracle | static
+  std::string routing = "aodv-ns3";  // aodv | dsr (ours) | aodv-ns3 | dsr-ns3 | oracle | static; parse_spec: aodv
   bool dsr_cache_replies = true;     // our DSR: intermediate nodes answer requests from their caches
-  std::string arp = "ns3";           // ns2 | ns3: ARP's timers (ns2 by default under our DSR)
+  std::string arp = "ns3";           // ns2 | ns3: ARP's timers; parse_spec: ns2 unless the spec says
   bool link_failure_flush = false;   // ns-2's AODV: a MAC failure drops what is queued for that neighbour
   ChannelErrorSpec channel_error;    // wireless
   TopologySpec topology;

@@ -71,7 +71,7 @@ class Reading:
 
 
 def _scalar(text: str) -> Any:
-    """A value as YAML would read it (true, 3, 0.5) or else the text."""
+    """A value as JSON reads it (true, 3, 0.5) or else the text (aodv-ns3)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError:

@@ -99,8 +99,8 @@ ns3::NetDeviceContainer install_radio(const RadioSpec& radio, const ChannelError
   // library drops unreferenced objects, and the lookup by name would fail).
   wifi.SetRemoteStationManager(Ns2WifiManager::GetTypeId().GetName(), "DataMode", StringValue("DsssRate2Mbps"),
                                "ControlMode", StringValue("DsssRate1Mbps"), "NonUnicastMode",
-                               StringValue(dsss_mode(radio.broadcast_bps.value_or(kNs2BroadcastBps))),
-                               "RtsCtsThreshold", UintegerValue(radio.rts ? 0 : 65535), "ShortRetryLimit",
+                               StringValue(dsss_mode(radio.broadcast_bps)), "RtsCtsThreshold",
+                               UintegerValue(radio.rts ? 0 : 65535), "ShortRetryLimit",
                                UintegerValue(radio.short_retry), "LongRetryLimit", UintegerValue(radio.long_retry));
   WifiMacHelper mac;
   mac.SetType("ns3::AdhocWifiMac");

@@ -261,7 +261,7 @@ NetDeviceContainer add_link(Scenario& s, uint32_t a, uint32_t b, int64_t bandwid
 void equip_radio(const Spec& spec, NetDeviceContainer& devices, Scenario& s) {
   install_queue(devices, spec.radio.queue, kRadioDataRateBps, 0, kRadioQueuePackets,
                 spec.needs_latp_agents() ? "mantra::LatpQueueDisc" : "mantra::PriQueueDisc",
-                spec.radio.routing_first.value() ? routing_packets_of(spec.routing) : RoutingPackets::kNone);
+                spec.radio.routing_first ? routing_packets_of(spec.routing) : RoutingPackets::kNone);
   count_queue_drops(devices, s);
   for (uint32_t i = 0; i < devices.GetN(); ++i) {
     auto mac = DynamicCast<WifiNetDevice>(devices.Get(i))->GetMac();
@@ -279,13 +279,23 @@ void equip_radio(const Spec& spec, NetDeviceContainer& devices, Scenario& s) {
 // did not answer is not shunned (ns-3 drops everything to it for 100 s after
 // three unanswered requests); each request waits 100 ms for its reply, not
 // 1 s, so a failure is known within about 400 ms (ns-2 knew it at the third
-// packet that found the neighbour unresolved). Our DSR hears of a failure as
-// a broken link (dsr/dsr_node.h). Set before any ARP cache exists.
+// packet that found the neighbour unresolved). Our DSR and our AODV hear of a
+// failure as a broken link. `arp: ns3` puts ns-3's own defaults back: they are
+// process-wide, and a process may build runs of both kinds one after another.
+// Set before any ARP cache exists.
 void set_arp(const Spec& spec) {
-  if (spec.arp != "ns2") return;
-  Config::SetDefault("ns3::ArpCache::AliveTimeout", TimeValue(Seconds(kNeverS)));
-  Config::SetDefault("ns3::ArpCache::DeadTimeout", TimeValue(Seconds(0)));
-  Config::SetDefault("ns3::ArpCache::WaitReplyTimeout", TimeValue(MilliSeconds(kNs2ArpWaitMs)));
+  const std::pair<std::string, Time> ns2_values[] = {{"AliveTimeout", Seconds(kNeverS)},
+                                                     {"DeadTimeout", Seconds(0)},
+                                                     {"WaitReplyTimeout", MilliSeconds(kNs2ArpWaitMs)}};
+  for (const auto& [name, ns2_value] : ns2_values) {
+    if (spec.arp == "ns2") {
+      Config::SetDefault("ns3::ArpCache::" + name, TimeValue(ns2_value));
+      continue;
+    }
+    TypeId::AttributeInformation ns3;
+    if (!ArpCache::GetTypeId().LookupAttributeByName(name, &ns3)) throw std::logic_error("ArpCache has no " + name);
+    Config::SetDefault("ns3::ArpCache::" + name, *ns3.originalInitialValue);
+  }
 }
 
 void build_wireless(const Spec& spec, Scenario& s) {

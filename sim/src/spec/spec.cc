@@ -79,9 +79,10 @@ RadioSpec parse_radio(const json& v) {
     if (v.contains("cs_range")) r.cs_range_m = number(v["cs_range"], "radio.cs_range", kRadioRange);
     if (v.contains("queue")) r.queue = parse_queue(v["queue"], "radio.queue");
     if (v.contains("rts")) r.rts = boolean(v["rts"], "radio.rts");
+    r.routing_first = !r.queue.red;
     if (v.contains("routing_first")) {
       r.routing_first = boolean(v["routing_first"], "radio.routing_first");
-      if (*r.routing_first && r.queue.red)
+      if (r.routing_first && r.queue.red)
         throw SpecError("radio.routing_first", "needs a drop-tail interface queue (ns-2's PriQueue), not RED");
     }
     if (v.contains("broadcast_rate")) {
@@ -479,7 +480,14 @@ void parse_endpoints(const json& v, const std::string& where, const Spec& spec, 
   }
 }
 
-FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
+// `start: {uniform: [earliest, latest]}`: the range each copy's start is drawn from.
+struct StartRange {
+  double earliest_s, latest_s;
+};
+
+// One entry of `flows`; a start range comes back in `start_range`, with the
+// flow's start_s at its latest for the checks here.
+FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes, std::optional<StartRange>& start_range) {
   const std::string where = at("flows", index);
   check_keys(v, where,
              {"protocol",
@@ -567,12 +575,14 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes) {
     const double hi = duration(range[1], where + ".start.uniform[1]", kTime);
     if (hi <= lo) throw SpecError(where + ".start.uniform", "the latest start must be after the earliest");
     if (v.contains("media")) throw SpecError(where + ".start", "a flow with media starts at a fixed time");
-    f.start_uniform_s = std::pair(lo, hi);
+    start_range = StartRange{lo, hi};
     f.start_s = hi;
   } else {
     f.start_s = v.contains("start") ? duration(v["start"], where + ".start", kTime) : 0.0;
   }
   f.stop_s = v.contains("stop") ? duration(v["stop"], where + ".stop", kTime) : spec.duration_s;
+  if (start_range && f.stop_s <= f.start_s)
+    throw SpecError(where + ".start.uniform", "the latest start must be before the flow's stop");
   if (f.stop_s <= f.start_s) throw SpecError(where + ".stop", "must be after start");
   if (f.stop_s > spec.duration_s) throw SpecError(where + ".stop", "must not be after the run's duration");
   if (v.contains("packet_size")) f.packet_size = small_integer(v["packet_size"], where + ".packet_size", kPacketSize);
@@ -796,12 +806,10 @@ Spec parse_spec(const json& j) {
       throw SpecError("routing", "static routing on a radio needs a chain (each node forwards to its neighbour)");
     }
   }
-  // Every radio runs on the papers' ns-2 stack unless the spec says otherwise: routing packets
-  // first in a drop-tail interface queue, broadcasts at 2 Mb/s, ns-2's ARP (below). ns-3's own
-  // stack is `radio: {routing_first: false, broadcast_rate: 1Mbps}` with `arp: ns3`.
-  if (!s.radio.routing_first) s.radio.routing_first = !s.radio.queue.red;
-  if (!s.radio.broadcast_bps) s.radio.broadcast_bps = kNs2BroadcastBps;
-  s.arp = "ns2";
+  // Every radio runs on the papers' ns-2 stack unless the spec says otherwise (RadioSpec's and
+  // Spec's defaults): routing packets first in a drop-tail interface queue, broadcasts at 2 Mb/s,
+  // ns-2's ARP. ns-3's own stack is `radio: {routing_first: false, broadcast_rate: 1Mbps}` with
+  // `arp: ns3`.
   if (j.contains("arp")) {
     if (!s.topology.has_radio())
       throw SpecError("arp", "a wired topology has no ARP to set (its links are point to point)");
@@ -849,7 +857,8 @@ Spec parse_spec(const json& j) {
   double samples = 0;
   double media_frames = 0;  // frames captured over the flows' active times (at most one loop more)
   for (size_t i = 0; i < flows.size(); ++i) {
-    FlowSpec f = parse_flow(flows[i], i, s, nodes);
+    std::optional<StartRange> start_range;
+    FlowSpec f = parse_flow(flows[i], i, s, nodes, start_range);
     const int count =
         flows[i].contains("count") ? small_integer(flows[i]["count"], at("flows", i) + ".count", kFlowCount) : 1;
     if (s.flows.size() + static_cast<size_t>(count) > kMaxFlows) {
@@ -857,8 +866,8 @@ Spec parse_spec(const json& j) {
     }
     for (int c = 0; c < count; ++c) {
       FlowSpec copy = f;
-      if (f.start_uniform_s)
-        copy.start_s = uniform_start_s(s.seed, s.flows.size(), f.start_uniform_s->first, f.start_uniform_s->second);
+      if (start_range)
+        copy.start_s = uniform_start_s(s.seed, s.flows.size(), start_range->earliest_s, start_range->latest_s);
       samples += std::ceil((copy.stop_s - copy.start_s) / s.interval_s);
       if (f.media) media_frames += (f.stop_s - f.media->start_s) * f.media->fps + f.media->frames_per_loop();
       s.flows.push_back(std::move(copy));

@@ -70,14 +70,14 @@ struct RadioSpec {
   QueueSpec queue;          // interface queue: drop-tail of 50 packets (ns-2's IFQ)
   bool rts = true;          // RTS/CTS before every unicast frame
   // Routing packets at the head of the interface queue, ns-2's PriQueue
-  // (network/pri_queue_disc.h); unset in the spec: on with a drop-tail
-  // queue, off with RED (parse_spec decides).
-  std::optional<bool> routing_first;
-  // Broadcast frames' DSSS rate (route requests, ARP); unset in the spec:
-  // the papers' ns-2, 2 Mb/s (ns-3's own is 1 Mb/s, its lowest basic rate).
-  std::optional<int64_t> broadcast_bps;  // a RadioSpec built without the parser: kNs2BroadcastBps
-  int short_retry = 7;                   // ns-2 ShortRetryLimit_
-  int long_retry = 4;                    // ns-2 LongRetryLimit_
+  // (network/pri_queue_disc.h); off with a RED queue (parse_radio), which
+  // ns-2's PriQueue never was.
+  bool routing_first = true;
+  // Broadcast frames' DSSS rate (route requests, ARP): the papers' ns-2,
+  // 2 Mb/s (ns-3's own is 1 Mb/s, its lowest basic rate).
+  int64_t broadcast_bps = kNs2BroadcastBps;
+  int short_retry = 7;  // ns-2 ShortRetryLimit_
+  int long_retry = 4;   // ns-2 LongRetryLimit_
 };
 
 // Channel error on the radio (docs/run-spec.md, "channel_error"): where it
@@ -165,10 +165,7 @@ struct FlowSpec {
   int src = 0, dst = 0;  // -1 for both: a random pair, drawn when the network is built
   int min_hops = 0;      // random pair: at least this many hops apart at t = 0
   bool random_pair() const { return src < 0; }
-  double start_s = 0, stop_s = 0;
-  // `start: {uniform: [lo, hi]}`: each copy's start is drawn from it when the
-  // spec is read (uniform_start.h); until then start_s holds hi, the latest.
-  std::optional<std::pair<double, double>> start_uniform_s;
+  double start_s = 0, stop_s = 0;  // `start: {uniform: ...}`: the drawn start (uniform_start.h)
   int packet_size = 1000;
   int64_t rate_bps = 0;            // cbr
   std::string group;               // the flow's group in the result (default: its protocol)
@@ -202,11 +199,11 @@ struct Spec {
   bool latp_agent = true;            // LATP node agents on every node (when a flow is latp)
   mantra::Params latp_agent_params;  // core/src/latp/node_agent.h parameters
   RadioSpec radio;
-  std::string routing = "aodv-ns3";  // aodv | dsr (ours) | aodv-ns3 | dsr-ns3 | oracle | static; parse_spec: aodv
-  bool dsr_cache_replies = true;     // our DSR: intermediate nodes answer requests from their caches
-  std::string arp = "ns3";           // ns2 | ns3: ARP's timers; parse_spec: ns2 unless the spec says
-  bool link_failure_flush = false;   // ns-2's AODV: a MAC failure drops what is queued for that neighbour
-  ChannelErrorSpec channel_error;    // wireless
+  std::string routing = "aodv";     // aodv | dsr (ours) | aodv-ns3 | dsr-ns3 | oracle | static
+  bool dsr_cache_replies = true;    // our DSR: intermediate nodes answer requests from their caches
+  std::string arp = "ns2";          // ns2 | ns3: ARP's timers (network/scenario.cc, set_arp)
+  bool link_failure_flush = false;  // ns-2's AODV: a MAC failure drops what is queued for that neighbour
+  ChannelErrorSpec channel_error;   // wireless
   TopologySpec topology;
   MobilitySpec mobility;
   std::vector<FlowSpec> flows;

@@ -120,6 +120,29 @@ TEST(AodvAgent, ABreakNearTheDestinationIsRepairedWhereItHappened) {
   EXPECT_EQ(net.agent(3).table().find(ToyNet::address(4))->next_hop, ToyNet::address(5));
 }
 
+TEST(AodvAgent, AFailedRepairTakesNoRouteThroughItsOwnUpstreamNeighbour) {
+  ToyNet net(5, true);  // 0-1-2-3-4, and the last link breaks for good
+  net.send(0, 4, 1.0);
+  net.run_until(2);
+  const uint32_t seqno = net.agent(3).table().find(ToyNet::address(4))->seqno;
+  net.cut(3, 4);
+  net.send(0, 4, 2.0);  // at node 3: 3 links crossed, 1 to go: a repair, which finds nothing
+  net.run_until(2.4);
+  EXPECT_EQ(net.agent(3).counters().local_repairs, 1);
+  EXPECT_EQ(net.agent(2).counters().table_replies, 1);  // its route through 3, kept out
+  // The repair's deadline (its request's timeout, 1.8 s: ns-2's first request for a route never
+  // brought down goes network-wide) passes on the 4 s purge and the packet still waits: node 3
+  // asks again, for a newer number than the routes upstream hold (they all lead through node 3).
+  net.run_until(5);
+  const Route& at_3 = *net.agent(3).table().find(ToyNet::address(4));
+  EXPECT_FALSE(at_3.up());           // not through node 2, whose route leads back through 3
+  EXPECT_EQ(at_3.seqno, seqno + 1);  // invalidated: odd
+  EXPECT_EQ(net.agent(2).counters().table_replies, 1);
+  const auto requests = net.requests_from(3);
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(std::get<RouteRequest>(requests[1].message).destination_seqno, seqno + 1);
+}
+
 TEST(AodvAgent, AnIdleRouteGoesDownSilentlyAfterTenSeconds) {
   ToyNet net(3, true);
   net.send(0, 2, 1.0);

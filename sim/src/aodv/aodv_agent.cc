@@ -284,7 +284,11 @@ double AodvAgent::purge() {
   const double now = host_.now_s();
   for (auto& [destination, route] : table_.all()) {
     if (route.state == Route::State::kInRepair && route.repair_deadline_s >= 0 && route.repair_deadline_s <= now) {
-      route.down();  // the repair failed: no route error, as in ns-2
+      // The repair failed: no route error, as in ns-2, but the number raised (ns-2 left it
+      // commented out, RFC 3561 raises it), so the next request is for a route fresher than
+      // those upstream, which lead back through this node.
+      ++route.seqno;
+      route.down();
     }
     if (route.up() && route.expire_s < now) {
       drop_waiting(destination);

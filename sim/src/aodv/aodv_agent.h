@@ -19,7 +19,8 @@
 //     10 ms apart; passed on towards the originator only if it improved
 //   MAC retry limit (or ARP) on a data packet:
 //     travelled more hops than remain ─► local repair: hold the packet, route
-//       in repair, a request; no reply by the request's timeout ─► route down
+//       in repair, a request; no reply by the request's timeout ─► route down,
+//       its number + 1
 //     else ─► drop it and everything queued for that neighbour, every route
 //       through it down (sequence number + 1), one route error broadcast
 //   route error from the next hop of a route (not fresher) ─► route down,

@@ -120,6 +120,7 @@ RANGES: dict[str, tuple[str, Range]] = {
     "flows.*.count": ("integer", FLOW_COUNT),
     "flows.*.access_loss": ("number", PROBABILITY),
     "flows.*.rate": ("rate", RATE),
+    "flows.*.interval_jitter": ("number", PROBABILITY),
     "flows.*.max_window": ("integer", MAX_WINDOW),
     "flows.*.receive_buffer": ("integer", MAX_WINDOW),
     "flows.*.frozen_timer": ("duration", TCP_TIMER),

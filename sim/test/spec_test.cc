@@ -107,6 +107,17 @@ TEST(Spec, EachBadInputNamesItsKey) {
        },
        "flows[0].params: source_rate_bps must be between 0 (greedy) and 1e12"},
       {[](json& j) { j["flows"][0]["protocol"] = "cbr"; }, "flows[0].rate: missing required field"},
+      {[](json& j) { j["flows"][0]["interval_jitter"] = 0.5; },
+       "flows[0].interval_jitter: only fixed-rate flows (cbr) take an interval_jitter"},
+      {[](json& j) {
+         j["flows"][0] = {{"protocol", "cbr"}, {"src", 0}, {"dst", 4}, {"rate", 2048}, {"interval_jitter", 1}};
+       },
+       "flows[0].interval_jitter: 1 is out of range (0 .. below 1)"},
+      {[](json& j) {
+         j["flows"][0] = {
+             {"protocol", "cbr"}, {"src", 0}, {"dst", 4}, {"rate", 2048}, {"params", {{"jitter_seed", 3}}}};
+       },
+       "flows[0].params.jitter_seed: set by the flow's key 'interval_jitter', not in params"},
       {[](json& j) {
          j["topology"] = {{"kind", "manet"}, {"nodes", 5}, {"width", 400}, {"height", 800}};
          j["mobility"] = {{"model", "rwp"}, {"speed", 0}};
@@ -217,6 +228,26 @@ TEST(Spec, EachCopyOfAFlowDrawsItsStartUniformlyFromTheRangeBySeed) {
     j["seed"] = seed + 100;
     EXPECT_NE(parse_spec(j).flows[0].start_s, a.flows[0].start_s);
   }
+}
+
+// cbrgen.tcl's CBR `random_ 1`: each copy's gaps come from its own seed, drawn
+// from the run's, and reach the core with the jitter; none without it.
+TEST(Spec, EachCopyOfAJitteredCbrFlowGetsItsOwnJitterSeed) {
+  json j = base();
+  j["flows"][0] = {{"protocol", "cbr"}, {"src", 0}, {"dst", 4}, {"rate", 2048}, {"count", 3}, {"interval_jitter", 0.5}};
+  const Spec a = parse_spec(j);
+  ASSERT_EQ(a.flows.size(), 3u);
+  EXPECT_NE(a.flows[0].jitter_seed, a.flows[1].jitter_seed);
+  EXPECT_NE(a.flows[1].jitter_seed, a.flows[2].jitter_seed);
+  const mantra::Params p = a.flows[1].sender_params();
+  EXPECT_DOUBLE_EQ(p.at("interval_jitter"), 0.5);
+  EXPECT_EQ(p.at("jitter_seed"), static_cast<double>(a.flows[1].jitter_seed));
+  EXPECT_LT(a.flows[1].jitter_seed, uint64_t{1} << 53);
+  EXPECT_EQ(parse_spec(j).flows[2].jitter_seed, a.flows[2].jitter_seed);
+  j["seed"] = 4;
+  EXPECT_NE(parse_spec(j).flows[0].jitter_seed, a.flows[0].jitter_seed);
+  j["flows"][0].erase("interval_jitter");
+  EXPECT_EQ(parse_spec(j).flows[0].sender_params().count("jitter_seed"), 0u);
 }
 
 TEST(Spec, BothDsrsWithMobilityAreAllowed) {

@@ -34,7 +34,18 @@ std::string CbrLaw::parse(const Params& params, CbrConfig& out) {
   const double ecn = r.get("ecn", 0);
   r.require(ecn == 0 || ecn == 1 || ecn == 2, "ecn must be 0 (Not-ECT), 1 (ECT(1)) or 2 (ECT(0))");
   out.ecn = ecn == 1 ? Ecn::kEct1 : ecn == 2 ? Ecn::kEct0 : Ecn::kNotEct;
+  out.interval_jitter = r.get("interval_jitter", 0);
+  r.require(out.interval_jitter >= 0 && out.interval_jitter < 1, "interval_jitter must be at least 0 and below 1");
+  const double seed = r.get("jitter_seed", 0);
+  r.require(seed >= 0 && seed < 0x1.0p53 && seed == static_cast<double>(static_cast<uint64_t>(seed)),
+            "jitter_seed must be a whole number from 0 to 2^53 - 1");
+  out.jitter_seed = seed >= 0 && seed < 0x1.0p53 ? static_cast<uint64_t>(seed) : 0;
   return r.finish();
+}
+
+Duration CbrLaw::next_gap(Duration nominal) {
+  if (config_.interval_jitter == 0) return nominal;
+  return nominal * (1 + config_.interval_jitter * (2 * jitter_.uniform01() - 1));
 }
 
 void CbrLaw::write_data(const DataStamp& stamp, const SendState& /*state*/, std::vector<uint8_t>& out) {

@@ -73,6 +73,10 @@ class RateLaw {
   // The rate packets are spaced at; the allowed rate unless the law smooths
   // it (TFRC's oscillation reduction).
   virtual Rate pacing_rate(const SendState& state) const { return allowed_rate(state); }
+  // The gap before the next data packet, given the nominal one (its size at
+  // the pacing rate); the nominal gap unless the law jitters it (CBR's
+  // interval_jitter, ns-2's random_).
+  virtual Duration next_gap(Duration nominal) { return nominal; }
   virtual void on_start(Time /*now*/, const SendState& /*state*/) {}
   // Whether the law reads SendState::interval_was_data_limited (then the
   // plumbing records every send, and the law trims the record).

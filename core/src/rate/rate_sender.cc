@@ -119,7 +119,7 @@ std::optional<Datagram> RateSender::next_data(Time now) {
 
   // Pacing (RFC 5348 §4.6): the next packet after this one's size at the
   // pacing rate, with no burst credit after an idle spell.
-  const Duration ipi = Bytes(bytes) / law_->pacing_rate(state_);
+  const Duration ipi = law_->next_gap(Bytes(bytes) / law_->pacing_rate(state_));
   if (t_nom_ + ipi < now) t_nom_ = now;
   t_nom_ += ipi;
   stats_.count_sent(d.bytes.size());

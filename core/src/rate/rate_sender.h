@@ -4,7 +4,8 @@
 // Model: the sender takes packets from the application's data source
 // (rate/data_source.h; greedy by default), stamps each through the law's
 // wire with the next sequence number, and spaces them at the law's pacing
-// rate (t_nom += size/rate, no burst credit after an idle spell). Reports
+// rate (t_nom += size/rate, or the law's jittered gap; no burst credit after
+// an idle spell). Reports
 // from the receiver go to the law; an accepted one pulls the next send in
 // to last send + s/X (so a rate that rose applies at once) and re-arms the
 // no-feedback timer; after a no-feedback expiry that raised the rate (LATP's

@@ -8,10 +8,10 @@
 #include "apps/flow_kinds.h"
 #include "latp/node_agent.h"
 #include "mantra/registry.h"
+#include "spec/flow_draws.h"
 #include "spec/message_text.h"
 #include "spec/ns2_movement.h"
 #include "spec/spec_values.h"
-#include "spec/uniform_start.h"
 
 namespace mantra::sim {
 
@@ -499,6 +499,7 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes, st
               "stop",
               "packet_size",
               "rate",
+              "interval_jitter",
               "max_window",
               "receive_buffer",
               "elfn",
@@ -591,6 +592,13 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes, st
   } else if (v.contains("rate")) {
     throw SpecError(where + ".rate", "only fixed-rate flows (cbr) take a rate");
   }
+  if (v.contains("interval_jitter")) {
+    if (!kind->takes_rate)
+      throw SpecError(where + ".interval_jitter", "only fixed-rate flows (cbr) take an interval_jitter");
+    if (v.contains("media"))
+      throw SpecError(where + ".interval_jitter", "a flow with media sends the video's packets as they come");
+    f.interval_jitter = probability(v["interval_jitter"], where + ".interval_jitter");
+  }
   if (v.contains("max_window")) {
     if (!kind->tcp()) throw SpecError(where + ".max_window", "only tcp flows take a max_window");
     f.max_window = small_integer(v["max_window"], where + ".max_window", kMaxWindow);
@@ -613,7 +621,8 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes, st
   if (v.contains("media")) f.media = parse_media(v["media"], where + ".media", f.start_s, f.stop_s);
   // One place sets each: the flow's own keys, never a copy in params.
   for (const auto& [param, flow_key] :
-       {std::pair{"packet_size", "packet_size"}, std::pair{"rate_bps", "rate"}, std::pair{"source_offered", "media"}}) {
+       {std::pair{"packet_size", "packet_size"}, std::pair{"rate_bps", "rate"}, std::pair{"source_offered", "media"},
+        std::pair{"interval_jitter", "interval_jitter"}, std::pair{"jitter_seed", "interval_jitter"}}) {
     if (f.params.count(param)) {
       throw SpecError(where + ".params." + param,
                       std::string("set by the flow's key '") + flow_key + "', not in params");
@@ -723,6 +732,10 @@ mantra::Params FlowSpec::sender_params() const {
   mantra::Params p = params;
   p["packet_size"] = packet_size;
   if (find_flow_kind(protocol)->takes_rate) p["rate_bps"] = static_cast<double>(rate_bps);
+  if (interval_jitter > 0) {
+    p["interval_jitter"] = interval_jitter;
+    p["jitter_seed"] = static_cast<double>(jitter_seed);
+  }
   if (media) p["source_offered"] = 1;
   return p;
 }
@@ -868,6 +881,7 @@ Spec parse_spec(const json& j) {
       FlowSpec copy = f;
       if (start_range)
         copy.start_s = uniform_start_s(s.seed, s.flows.size(), start_range->earliest_s, start_range->latest_s);
+      if (copy.interval_jitter > 0) copy.jitter_seed = jitter_seed(s.seed, s.flows.size());
       samples += std::ceil((copy.stop_s - copy.start_s) / s.interval_s);
       if (f.media) media_frames += (f.stop_s - f.media->start_s) * f.media->fps + f.media->frames_per_loop();
       s.flows.push_back(std::move(copy));

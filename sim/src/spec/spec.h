@@ -165,9 +165,11 @@ struct FlowSpec {
   int src = 0, dst = 0;  // -1 for both: a random pair, drawn when the network is built
   int min_hops = 0;      // random pair: at least this many hops apart at t = 0
   bool random_pair() const { return src < 0; }
-  double start_s = 0, stop_s = 0;  // `start: {uniform: ...}`: the drawn start (uniform_start.h)
+  double start_s = 0, stop_s = 0;  // `start: {uniform: ...}`: the drawn start (flow_draws.h)
   int packet_size = 1000;
   int64_t rate_bps = 0;            // cbr
+  double interval_jitter = 0;      // cbr: each gap uniform in [1 - j, 1 + j) x nominal (ns-2's random_: 0.5)
+  uint64_t jitter_seed = 0;        // cbr with interval_jitter: drawn per copy from the run's seed (flow_draws.h)
   std::string group;               // the flow's group in the result (default: its protocol)
   double access_loss = 0;          // dumbbell: per-packet loss on the last hop to the receiver
   bool wireless = false;           // dumbbell with a radio segment: the receiver is at its far end
@@ -180,8 +182,8 @@ struct FlowSpec {
   // The video the flow carries (media_spec.h); none: the transport's own
   // source (greedy TCP, the core sender's source).
   std::shared_ptr<const MediaSpec> media;
-  // params with the flow's own keys: packet_size, rate (cbr) and, with
-  // media, source_offered (the media app offers the packets).
+  // params with the flow's own keys: packet_size, rate and interval_jitter
+  // (cbr) and, with media, source_offered (the media app offers the packets).
   mantra::Params sender_params() const;
 };
 

@@ -1,5 +1,7 @@
 #include "cbr/cbr.h"
 
+#include <cmath>
+
 #include "common/packet_type.h"
 
 namespace mantra::cbr {
@@ -37,9 +39,9 @@ std::string CbrLaw::parse(const Params& params, CbrConfig& out) {
   out.interval_jitter = r.get("interval_jitter", 0);
   r.require(out.interval_jitter >= 0 && out.interval_jitter < 1, "interval_jitter must be at least 0 and below 1");
   const double seed = r.get("jitter_seed", 0);
-  r.require(seed >= 0 && seed < 0x1.0p53 && seed == static_cast<double>(static_cast<uint64_t>(seed)),
-            "jitter_seed must be a whole number from 0 to 2^53 - 1");
-  out.jitter_seed = seed >= 0 && seed < 0x1.0p53 ? static_cast<uint64_t>(seed) : 0;
+  const bool whole = seed >= 0 && seed < 0x1.0p53 && seed == std::floor(seed);
+  r.require(whole, "jitter_seed must be a whole number from 0 to 2^53 - 1");
+  out.jitter_seed = whole ? static_cast<uint64_t>(seed) : 0;
   return r.finish();
 }
 

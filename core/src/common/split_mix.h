@@ -19,8 +19,9 @@ class SplitMix64 {
     return z ^ (z >> 31);
   }
   uint64_t next() { return mix(state_ += 0x9E3779B97F4A7C15ULL); }
-  // Uniform in [0, 1), 53 bits.
-  double uniform01() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  // The top 53 bits of a draw as a number uniform in [0, 1).
+  static constexpr double unit(uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
+  double uniform01() { return unit(next()); }
 
  private:
   uint64_t state_;

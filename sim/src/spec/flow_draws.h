@@ -26,8 +26,7 @@ inline uint64_t flow_draw(uint64_t seed, size_t flow, FlowDraw what) {
 }
 
 inline double uniform_start_s(uint64_t seed, size_t flow, double lo_s, double hi_s) {
-  const double u = static_cast<double>(flow_draw(seed, flow, FlowDraw::kStart) >> 11) * 0x1.0p-53;  // [0, 1)
-  return lo_s + (hi_s - lo_s) * u;
+  return lo_s + (hi_s - lo_s) * SplitMix64::unit(flow_draw(seed, flow, FlowDraw::kStart));
 }
 
 // 53 bits: the core's parameters are doubles.

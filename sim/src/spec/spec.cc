@@ -595,8 +595,6 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes, st
   if (v.contains("interval_jitter")) {
     if (!kind->takes_rate)
       throw SpecError(where + ".interval_jitter", "only fixed-rate flows (cbr) take an interval_jitter");
-    if (v.contains("media"))
-      throw SpecError(where + ".interval_jitter", "a flow with media sends the video's packets as they come");
     f.interval_jitter = probability(v["interval_jitter"], where + ".interval_jitter");
   }
   if (v.contains("max_window")) {

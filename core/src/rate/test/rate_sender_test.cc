@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "cbr/cbr.h"
 #include "mantra/registry.h"
 #include "tfrc/tfrc_wire.h"
@@ -45,6 +47,31 @@ TEST(DataSource, OfferedPacketsKeepTheirSizesAndArePacedBySize) {
   EXPECT_EQ(send_due(*s, ms(200)).size(), 1u);
   // s, for the rate law, is the mean size sent (RFC 5348 §4.1).
   EXPECT_EQ(s->state().packet_bytes(), 1000);
+}
+
+// A media trace through CBR with `interval_jitter`: the offered packets' gaps
+// are jittered as CBR's own are (each in [0.5, 1.5) x its size at the rate).
+TEST(DataSource, OfferedPacketsTakeCbrsJitteredGaps) {
+  cbr::CbrConfig c;
+  c.rate = Rate::kbps(80);
+  c.interval_jitter = 0.5;
+  c.jitter_seed = 7;
+  c.sending.source = {SourceKind::kOffered, Rate::zero(), 100};
+  RateSender s(c.sending, std::make_unique<cbr::CbrLaw>(c));
+  for (int i = 0; i < 40; ++i) s.offer({1000, std::nullopt});  // 100 ms apart without jitter
+  std::vector<int64_t> sent_ms;
+  for (int64_t t = 0; t < 10'000 && sent_ms.size() < 40; ++t) {
+    for (size_t n = send_due(s, ms(t)).size(); n > 0; --n) sent_ms.push_back(t);
+  }
+  ASSERT_EQ(sent_ms.size(), 40u);
+  std::set<int64_t> gaps;
+  for (size_t i = 1; i < sent_ms.size(); ++i) {
+    const int64_t gap = sent_ms[i] - sent_ms[i - 1];
+    EXPECT_GE(gap, 49);  // 0.5 x 100 ms, less the 1 ms polling step
+    EXPECT_LE(gap, 151);
+    gaps.insert(gap);
+  }
+  EXPECT_GT(gaps.size(), 10u);  // spread, not the nominal 100 ms every time
 }
 
 TEST(DataSource, APacketThatCanNoLongerArriveInTimeIsDroppedNotSent) {

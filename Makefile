@@ -39,11 +39,12 @@ test: build
 	scripts/fuzz.sh spec -max_total_time=30
 	scripts/fuzz.sh dsr-header -max_total_time=15
 	scripts/fuzz.sh aodv-messages 200000
+	scripts/fuzz.sh endpoint-pairs -max_total_time=20
 
 # Formatters and linters; any finding fails (CI runs this first): ruff's lint and format check
 # and mypy (strict) on the Python, the import contract of pyproject.toml (the lab's layers, no
-# cycles), clang-format on core/ and sim/ (.clang-format), clang-tidy on the core's sources
-# (core/.clang-tidy; needs the configured build's compile_commands.json). clang-tidy skips a
+# cycles), clang-format on core/, sim/ and udp/ (.clang-format), clang-tidy on the core's and
+# the UDP driver's sources (core/.clang-tidy, udp/.clang-tidy; needs the configured build's compile_commands.json). clang-tidy skips a
 # file whose last clean check had the same inputs (scripts/clang-tidy-cached.py), so a lint
 # after an unchanged core takes seconds; a fresh clone checks every file.
 lint: setup $(BUILD)/build.ninja
@@ -51,15 +52,17 @@ lint: setup $(BUILD)/build.ninja
 	$(VENV)/bin/ruff format --check python tests bench
 	$(VENV)/bin/mypy
 	PYTHONPATH=python $(VENV)/bin/lint-imports --no-cache --no-logo
-	git ls-files 'core/*.h' 'core/*.cc' 'sim/*.h' 'sim/*.cc' | xargs clang-format-14 --dry-run -Werror
+	git ls-files 'core/*.h' 'core/*.cc' 'sim/*.h' 'sim/*.cc' 'udp/*.h' 'udp/*.cc' | xargs clang-format-14 --dry-run -Werror
 	$(VENV)/bin/python scripts/clang-tidy-cached.py $(BUILD) 2
 
 # The fuzzers (libFuzzer, ASan + UBSan), 10^6 inputs each; `make test` runs the spec reader's for
-# 30 s, our DSR header decoder's for 15 s and our AODV message decoder's on 2 x 10^5 inputs (scripts/fuzz.sh).
+# 30 s, our DSR header decoder's for 15 s, our AODV message decoder's on 2 x 10^5 inputs and the
+# endpoint pairs for 20 s (scripts/fuzz.sh).
 fuzz: setup
 	scripts/fuzz.sh spec 1000000
 	scripts/fuzz.sh dsr-header 1000000
 	scripts/fuzz.sh aodv-messages 1000000
+	scripts/fuzz.sh endpoint-pairs 1000000
 
 # ASan + UBSan build of core, sim and their tests in build-sanitize/ (Debug, -O1), configured
 # once like build/; runs the C++ tests and the short simulations of tests/sanitize/ with every
@@ -90,6 +93,7 @@ bench: build
 	PYTHONPATH=python $(VENV)/bin/python bench/chain_capacity.py
 	PYTHONPATH=python $(VENV)/bin/python bench/fig8_cost.py
 	PYTHONPATH=python $(VENV)/bin/python bench/core_datagram_rate.py
+	PYTHONPATH=python $(VENV)/bin/python bench/udp_datagram_rate.py
 	PYTHONPATH=python $(VENV)/bin/python bench/dsr_cost.py
 
 clean:

@@ -1,4 +1,4 @@
-"""clang-tidy on the core's sources, skipping a file whose last clean check still holds.
+"""clang-tidy on the core's and the UDP driver's sources, skipping a file whose last clean check still holds.
 
 A file is checked again unless a stamp in BUILD/clang-tidy-stamps/ records a clean run on exactly
 the same inputs: the file, every project header its compile depends on (ninja's dependency log),
@@ -39,7 +39,7 @@ def inputs_key(entry: dict[str, str], build: Path, version: str) -> str | None:
     if deps is None:
         return None
     h = hashlib.sha256()
-    for part in (version, entry["command"], (ROOT / "core/.clang-tidy").read_text()):
+    for part in (version, entry["command"], (ROOT / "core/.clang-tidy").read_text(), (ROOT / "udp/.clang-tidy").read_text()):
         h.update(part.encode())
     for dep in deps:
         h.update(str(dep).encode())
@@ -53,7 +53,7 @@ def main() -> int:
     version = subprocess.run([TIDY, "--version"], capture_output=True, text=True, check=True).stdout
     stamps = build / "clang-tidy-stamps"
     stamps.mkdir(exist_ok=True)
-    sources = sorted(str(p) for p in ROOT.glob("core/src/*/*.cc"))
+    sources = sorted(str(p) for p in [*ROOT.glob("core/src/*/*.cc"), *ROOT.glob("udp/src/*.cc")])
     entries = {
         e["file"]: e
         for e in json.loads((build / "compile_commands.json").read_text())

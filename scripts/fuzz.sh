@@ -7,6 +7,15 @@
 #   dsr-header  our DSR's header decoder: every input is read, and comes back the same
 #               through encode, or is refused with a reason (seed corpus sim/fuzz/dsr-corpus/)
 #   aodv-messages  our AODV's message decoder, the same check (seed corpus sim/fuzz/aodv-corpus/)
+#   tfrc-wire, adtfrc-wire, latp-wire, tfwmfc-wire
+#               each protocol's wire decoders (data, feedback, reports, probes): every input is
+#               read or refused with a reason, and what is read round-trips through encode
+#               (seed corpora sim/fuzz/wire-corpus/PROTOCOL/)
+#   session-wire mantra-udp's trailer, session messages and application frame, the same check
+#               (seed corpus sim/fuzz/wire-corpus/session/)
+#   endpoint-pairs every registered protocol's sender and receiver, talking over a channel the
+#               input controls (delays, changed or cut datagrams, bytes of its own); nothing may
+#               crash and the endpoints' counters only grow (seed corpus sim/fuzz/endpoint-corpus/)
 #
 # A crash, an abort, a sanitizer report, a leak, an input slower than 5 s or a process above
 # 2 GB fails the run (exit status non-zero) and leaves the input in build/fuzz/artifacts/TARGET/.
@@ -21,7 +30,10 @@ case "$TARGET" in
   spec) BINARY=spec_fuzz; SEEDS="$ROOT/sim/fuzz/corpus"; EXTRA=(-dict="$ROOT/sim/fuzz/spec.dict") ;;
   dsr-header) BINARY=dsr_header_fuzz; SEEDS="$ROOT/sim/fuzz/dsr-corpus"; EXTRA=() ;;
   aodv-messages) BINARY=aodv_messages_fuzz; SEEDS="$ROOT/sim/fuzz/aodv-corpus"; EXTRA=() ;;
-  *) echo "fuzz: TARGET must be spec, dsr-header or aodv-messages, not '${TARGET}'" >&2; exit 2 ;;
+  endpoint-pairs) BINARY=endpoint_pair_fuzz; SEEDS="$ROOT/sim/fuzz/endpoint-corpus"; EXTRA=() ;;
+  tfrc-wire|adtfrc-wire|latp-wire|tfwmfc-wire|session-wire)
+    BINARY="${TARGET%-wire}_wire_fuzz"; SEEDS="$ROOT/sim/fuzz/wire-corpus/${TARGET%-wire}"; EXTRA=() ;;
+  *) echo "fuzz: TARGET must be spec, dsr-header, aodv-messages, tfrc-wire, adtfrc-wire, latp-wire, tfwmfc-wire, session-wire or endpoint-pairs, not '${TARGET}'" >&2; exit 2 ;;
 esac
 shift
 RUNS=100000

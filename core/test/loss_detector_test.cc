@@ -56,5 +56,50 @@ TEST(Rfc5348Section5_1, SequenceWrapIsExtended) {
   EXPECT_TRUE(a.losses.empty());
 }
 
+// A number far beyond the gap the detector records (an outage no rate sender
+// reaches, or a forged number) is declared lost as one bulk plus at most
+// kMaxRecordedGap records, not one record per missing number.
+TEST(LossDetectorBound, JumpFarAheadIsOneBulkAndBoundedRecords) {
+  constexpr int64_t kGap = LossDetector::kMaxRecordedGap;
+  LossDetector d;
+  d.on_packet(0, ms(0));
+  d.on_packet(1, ms(1));
+  const uint32_t far = 1u << 30;
+  auto a = d.on_packet(far, ms(2));
+  EXPECT_EQ(a.bulk_losses, int64_t{far} - kGap - 2);  // 2 .. far - kGap - 1
+  EXPECT_EQ(a.bulk_first.seq, 2);
+  EXPECT_TRUE(a.losses.empty());  // the rest waits for kNdupack later packets
+  // The window of records slides with the highest number: far + 1 passes
+  // over far - kGap in bulk, far + 2 over far - kGap + 1.
+  auto b = d.on_packet(far + 1, ms(3));
+  auto c = d.on_packet(far + 2, ms(4));
+  EXPECT_EQ(b.bulk_losses, 1);
+  EXPECT_EQ(c.bulk_losses, 1);
+  EXPECT_EQ(static_cast<int64_t>(c.losses.size()), kGap - 2);  // far - kGap + 2 .. far - 1
+  EXPECT_EQ(c.losses.front().seq, int64_t{far} - kGap + 2);
+  EXPECT_EQ(a.loss_count() + b.loss_count() + c.loss_count(), int64_t{far} - 2);  // every missing number, once
+}
+
+// Packets received inside the bulk are not lost, and a gap just within the
+// bound keeps one record per missing number.
+TEST(LossDetectorBound, ReceivedInsideBulkAreNotCountedAndSmallGapsKeepRecords) {
+  constexpr int64_t kGap = LossDetector::kMaxRecordedGap;
+  LossDetector d;
+  d.on_packet(0, ms(0));
+  d.on_packet(5, ms(5));  // 1..4 missing, 5 pending
+  auto a = d.on_packet(static_cast<uint32_t>(2 * kGap), ms(6));
+  EXPECT_EQ(a.bulk_losses, kGap - 1 - 1);  // 1 .. kGap - 1 but 5
+  EXPECT_EQ(a.bulk_first.seq, 1);
+  EXPECT_EQ(a.bulk_first.nominal_arrival, ms(0) + (ms(6) - ms(0)) * (1.0 / (2.0 * kGap)));
+
+  LossDetector e;
+  e.on_packet(0, ms(0));
+  e.on_packet(static_cast<uint32_t>(kGap - 2), ms(1));
+  e.on_packet(static_cast<uint32_t>(kGap - 1), ms(2));
+  auto f = e.on_packet(static_cast<uint32_t>(kGap), ms(3));
+  EXPECT_EQ(f.bulk_losses, 0);
+  EXPECT_EQ(static_cast<int64_t>(f.losses.size()), kGap - 3);  // 1 .. kGap - 3
+}
+
 }  // namespace
 }  // namespace mantra

@@ -143,6 +143,15 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_udp_parity(args: argparse.Namespace) -> int:
+    from mantra.lab.udp_parity import run_parity
+
+    out = Path(args.out or "results/udp-parity")
+    print(run_parity(out, args.seeds, args.workers), end="")
+    print(f"results: {out}/parity.md", file=sys.stderr)
+    return 0
+
+
 def cmd_smoke(args: argparse.Namespace) -> int:
     from mantra.lab.located_yaml import load_located
     from mantra.lab.smoke import smoke_profile
@@ -238,6 +247,14 @@ def parser() -> argparse.ArgumentParser:
     smoke.add_argument("--workers", type=int, metavar="N", help="local parallel runs (default: one per core)")
     smoke.add_argument("--out", metavar="DIR", help="results directory (default results/smoke)")
     smoke.set_defaults(func=cmd_smoke, scheduler=None)
+
+    parity = sub.add_parser(
+        "udp-parity", help="mantra-udp through mantra-relay against mantra-sim on the same link (docs/udp.md)"
+    )
+    parity.add_argument("--seeds", type=int, default=5, metavar="N", help="seeds per protocol, each half (default 5)")
+    parity.add_argument("--workers", type=int, metavar="N", help="parallel simulated runs (default: one per core)")
+    parity.add_argument("--out", metavar="DIR", help="results directory (default results/udp-parity)")
+    parity.set_defaults(func=cmd_udp_parity)
 
     ledger = sub.add_parser(
         "ledger", help="write docs/claims.md: every paper claim, the campaign claims checking it, their last verdicts"

@@ -78,6 +78,17 @@ struct EndpointStats {
     ++datagrams_sent;
     bytes_sent += static_cast<int64_t>(bytes);
   }
+  // The datagram counters by name, then the protocol's diagnostics: what a
+  // driver reports of an endpoint (mantra-sim's and mantra-udp's results).
+  std::vector<std::pair<std::string, double>> named_values() const {
+    std::vector<std::pair<std::string, double>> d = {{"datagrams_sent", static_cast<double>(datagrams_sent)},
+                                                     {"datagrams_received", static_cast<double>(datagrams_received)},
+                                                     {"datagrams_rejected", static_cast<double>(datagrams_rejected)},
+                                                     {"ect_received", static_cast<double>(ect_received)},
+                                                     {"ce_received", static_cast<double>(ce_received)}};
+    d.insert(d.end(), diagnostics.begin(), diagnostics.end());
+    return d;
+  }
   void count_received(size_t bytes, Ecn ecn) {
     ++datagrams_received;
     bytes_received += static_cast<int64_t>(bytes);

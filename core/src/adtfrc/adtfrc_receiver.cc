@@ -50,7 +50,7 @@ void AdtfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, E
 void AdtfrcReceiver::on_data(Time now, const tfrc::DataHeader& header, const LossDetector::Arrival& arrival,
                              Duration sender_rtt) {
   const Duration interval = sender_rtt > Duration::zero() ? sender_rtt : kInitialInterval;
-  current_ = state_detector_.on_packet(header.timestamp, now, static_cast<int>(arrival.losses.size()), interval);
+  current_ = state_detector_.on_packet(header.timestamp, now, arrival.loss_count(), interval);
 }
 
 AdtfrcReceiver::LossUse AdtfrcReceiver::on_loss(int64_t seq) {

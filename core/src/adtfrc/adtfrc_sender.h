@@ -63,6 +63,9 @@ class AdtfrcLaw : public RateLaw {
   ReportOutcome on_datagram(Time now, std::span<const uint8_t> bytes, SendState& state) override;
   Rate allowed_rate(const SendState& state) const override { return tfrc_.allowed_rate(state); }
   Rate pacing_rate(const SendState& state) const override { return tfrc_.pacing_rate(state); }
+  // TFRC's: with the receiver's floor report, the loss event rate over every
+  // loss, those its detector did not count as congestion included.
+  std::optional<FloorSignal> floor_signal() const override { return tfrc_.floor_signal(); }
   void on_start(Time now, const SendState& state) override { tfrc_.on_start(now, state); }
   bool wants_send_log() const override { return true; }
   bool data_paused() const override { return probing_ || closed_; }

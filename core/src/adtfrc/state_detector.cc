@@ -45,7 +45,7 @@ StateDetector::StateDetector(Ranking ranking, size_t window_samples)
       por_(make_ranker(ranking, window_samples)),
       plr_(make_ranker(ranking, window_samples)) {}
 
-Identification StateDetector::on_packet(Time sent, Time arrived, int losses, Duration interval) {
+Identification StateDetector::on_packet(Time sent, Time arrived, int64_t losses, Duration interval) {
   const bool out_of_order = have_previous_ && sent < max_sent_;
   arrivals_.push_back({arrived, out_of_order});
   ++received_;

@@ -71,7 +71,7 @@ class StateDetector {
 
   // A data packet sent at `sent` arrived at `arrived`; `losses` packets were
   // declared lost on its arrival; `interval` is T (one RTT, > 0).
-  Identification on_packet(Time sent, Time arrived, int losses, Duration interval);
+  Identification on_packet(Time sent, Time arrived, int64_t losses, Duration interval);
 
   const MetricSample& sample() const { return sample_; }
   const MetricLevels& levels() const { return levels_; }
@@ -83,7 +83,7 @@ class StateDetector {
   };
   struct LossMark {
     Time at;
-    int count;
+    int64_t count;
   };
 
   std::unique_ptr<Ranker> idd_, stt_, por_, plr_;
@@ -94,7 +94,8 @@ class StateDetector {
   std::deque<Arrival> arrivals_;
   std::deque<LossMark> losses_;
   // Totals over arrivals_ and losses_: N_p(T), N_po(T), N_l(T).
-  int received_ = 0, reordered_ = 0, lost_ = 0;
+  int received_ = 0, reordered_ = 0;
+  int64_t lost_ = 0;  // a bulk of losses (LossDetector) can exceed an int
   MetricSample sample_;
   MetricLevels levels_;
 };

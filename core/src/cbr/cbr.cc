@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "common/floor_report.h"
 #include "common/packet_type.h"
 
 namespace mantra::cbr {
@@ -21,6 +22,12 @@ DecodeResult<CbrHeader> decode(std::span<const uint8_t> bytes) {
   if (ts > static_cast<uint64_t>(INT64_MAX)) return DecodeResult<CbrHeader>::failure("cbr: timestamp out of range");
   h.timestamp = Time::from_us(static_cast<int64_t>(ts));
   return h;
+}
+
+std::string CbrReceiver::parse(const Params& params, Config&) {
+  ParamReader r(params);
+  read_floor_report(r);  // CBR sends no feedback: no report to carry it
+  return r.finish();
 }
 
 std::string CbrLaw::parse(const Params& params, CbrConfig& out) {

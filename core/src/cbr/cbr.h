@@ -75,9 +75,9 @@ using CbrSender = RateSenderWith<CbrLaw>;
 
 class CbrReceiver : public Receiver {
  public:
-  struct Config {};  // the sink takes no parameters
+  struct Config {};  // the sink takes only floor_report, which it has nothing to answer with
   explicit CbrReceiver(Config = {}) {}
-  static std::string parse(const Params& params, Config&) { return ParamReader(params).finish(); }
+  static std::string parse(const Params& params, Config&);
 
   void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override;
   void handle_timeout(Time) override {}

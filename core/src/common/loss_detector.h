@@ -10,6 +10,13 @@
 //
 // Sequence numbers on the wire are 32 bits; the detector extends them to 64
 // bits using the highest number seen, so wrap-around is handled.
+//
+// Records are bounded: a packet more than kMaxRecordedGap numbers beyond the
+// lowest unresolved one (an outage no rate sender reaches, or a forged or
+// corrupt number) first passes over all but the last kMaxRecordedGap of the
+// gap at once. The missing numbers among them are declared lost as one bulk
+// (a count, its first number and that number's nominal arrival), not one
+// record each, so one datagram cannot make the receiver allocate gigabytes.
 #pragma once
 
 #include <cstdint>
@@ -28,11 +35,16 @@ struct DetectedLoss {
 class LossDetector {
  public:
   static constexpr int kNdupack = 3;
+  static constexpr int64_t kMaxRecordedGap = int64_t{1} << 16;  // packets
 
   struct Arrival {
     int64_t seq = 0;                   // extended sequence number
     bool late = false;                 // duplicate, or already declared lost
-    std::vector<DetectedLoss> losses;  // newly declared lost, in order
+    int64_t bulk_losses = 0;           // declared lost as one bulk, before `losses`
+    DetectedLoss bulk_first;           // the bulk's first number, when bulk_losses > 0
+    std::vector<DetectedLoss> losses;  // newly declared lost one record each, in order
+
+    int64_t loss_count() const { return bulk_losses + static_cast<int64_t>(losses.size()); }
   };
 
   Arrival on_packet(uint32_t wire_seq, Time arrival);
@@ -42,6 +54,8 @@ class LossDetector {
 
  private:
   int64_t extend(uint32_t wire_seq) const;
+  Time nominal_arrival(int64_t lost_seq, int64_t after_seq, Time after_time) const;
+  void pass_over_bulk(int64_t seq, Time arrival, Arrival& result);
 
   int64_t highest_ = -1;
   int64_t next_unresolved_ = 0;      // lowest seq neither passed nor declared lost

@@ -1,5 +1,6 @@
 #include "common/throughput_equation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -26,6 +27,11 @@ double loss_rate_for(const std::function<double(double)>& rate_of_p, double x_by
       hi = mid;
   }
   return std::sqrt(lo * hi);
+}
+
+double synthetic_first_interval(double s_bytes, double rtt_s, double receive_rate_Bps) {
+  const double x_target = std::max(receive_rate_Bps, 0.5 * s_bytes / rtt_s);
+  return 1.0 / tfrc_loss_rate_for(s_bytes, rtt_s, x_target);
 }
 
 double tfrc_loss_rate_for(double s_bytes, double rtt_s, double x_bytes_per_s) {

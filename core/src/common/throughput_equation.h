@@ -29,6 +29,12 @@ double tfrc_rate(double s_bytes, double rtt_s, double p, double t_rto_s = -1.0);
 // even p = 1 allows more than x, and a tiny p when x is unreachable high.
 double tfrc_loss_rate_for(double s_bytes, double rtt_s, double x_bytes_per_s);
 
+// RFC 5348 §6.3.1: the synthetic first loss interval, in packets, at a
+// receiver's first loss event: the interval for which the equation gives
+// X_target, the receive rate over the last RTT, no less than 0.5 packets
+// per RTT.
+double synthetic_first_interval(double s_bytes, double rtt_s, double receive_rate_Bps);
+
 // The p at which a model that falls strictly in p gives x_bytes_per_s, by
 // bisection in log space on [1e-12, 1]: 1 when even p = 1 allows more than
 // x, 1e-12 when x is beyond the model's rate there.

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/floor_report.h"
+#include "common/throughput_equation.h"
+
 namespace mantra::latp {
 namespace {
 
@@ -31,6 +34,7 @@ std::string LatpReceiver::parse(const Params& params, ReceiverConfig& out) {
   out.omega = r.get("omega", out.omega);
   r.require(out.eta >= 0 && out.eta < 1, "eta must be in [0, 1)");
   r.require(out.omega >= 0 && out.omega < 1, "omega must be in [0, 1)");
+  out.floor_report = read_floor_report(r);
   return r.finish();
 }
 
@@ -56,8 +60,15 @@ void LatpReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
     last_timestamp_ms_ = h->timestamp_ms;
     last_arrival_ = now;
   }
-  if (!arrival.losses.empty()) {
-    losses_ += static_cast<int64_t>(arrival.losses.size());
+  if (floor_report_) {
+    mean_packet_bytes_ +=
+        (static_cast<double>(bytes.size()) - mean_packet_bytes_) / static_cast<double>(stats_.datagrams_received);
+    if (arrival.bulk_losses > 0) add_floor_loss(now, arrival.bulk_first.seq, arrival.bulk_first.nominal_arrival);
+    for (const auto& loss : arrival.losses) add_floor_loss(now, loss.seq, loss.nominal_arrival);
+    all_losses_.on_highest_seq(detector_.highest_seq());
+  }
+  if (arrival.loss_count() > 0) {
+    losses_ += arrival.loss_count();
     loss_pending_ = true;
     clock_.report_now();
   }
@@ -66,6 +77,13 @@ void LatpReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
     clock_.report_now();
   }
   clock_.on_data();  // the first data, or data after an idle spell, is answered at once
+}
+
+void LatpReceiver::add_floor_loss(Time now, int64_t seq, Time nominal_arrival) {
+  if (!all_losses_.on_loss(seq, nominal_arrival, sender_rtt_) || all_losses_.loss_events() != 1) return;
+  const double rtt_s = sender_rtt_ > Duration::zero() ? sender_rtt_.secs() : 0.5;
+  all_losses_.set_first_interval(synthetic_first_interval(std::max(1.0, mean_packet_bytes_), rtt_s,
+                                                          arrivals_.rate_Bps(now, Duration::from_seconds(rtt_s))));
 }
 
 double LatpReceiver::receive_rate_Bps(Time now) const {
@@ -85,6 +103,7 @@ std::optional<Datagram> LatpReceiver::poll_transmit(Time now) {
   f.elapsed_ms = static_cast<uint16_t>(std::min<int64_t>((now - last_arrival_).us() / 1000, UINT16_MAX));
   f.rate_feedback_Bps = filter_.has_value() ? clamp_i32(filter_.value()) : kNoRateLimit;
   f.receive_rate_Bps = static_cast<uint32_t>(std::min(receive_rate_Bps(now), static_cast<double>(UINT32_MAX)));
+  if (floor_report_) f.floor_loss_ppb = floor_loss_ppb(all_losses_.loss_event_rate());
 
   // Keep the arrivals that a later window (at most max(RTT, 1 s)) may need.
   const Duration keep = std::max(sender_rtt_, Duration::seconds(1));

@@ -24,6 +24,7 @@
 #include <utility>
 
 #include "common/loss_detector.h"
+#include "common/loss_intervals.h"
 #include "common/receive_rate_meter.h"
 #include "latp/latp_wire.h"
 #include "latp/rate_feedback_filter.h"
@@ -36,12 +37,17 @@ namespace mantra::latp {
 struct ReceiverConfig {
   double eta = 0.5;      // weight of R_avg's history
   double omega = 0.875;  // weight of sigma_R's history
+  // `floor_report` 1: feedback carries the loss event rate over every loss
+  // for the sender's safety floor (4 bytes after the paper's 20). Off in
+  // every reproduction.
+  bool floor_report = false;
 };
 
 class LatpReceiver : public Receiver {
  public:
   using Config = ReceiverConfig;
-  explicit LatpReceiver(ReceiverConfig config = {}) : filter_(config.eta, config.omega) {}
+  explicit LatpReceiver(ReceiverConfig config = {})
+      : floor_report_(config.floor_report), filter_(config.eta, config.omega) {}
   static std::string parse(const Params& params, ReceiverConfig& out);
 
   void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override;
@@ -54,7 +60,11 @@ class LatpReceiver : public Receiver {
 
  private:
   double receive_rate_Bps(Time now) const;
+  void add_floor_loss(Time now, int64_t seq, Time nominal_arrival);
 
+  bool floor_report_;
+  LossIntervals all_losses_;  // every loss, for the floor report
+  double mean_packet_bytes_ = 0;
   RateFeedbackFilter filter_;
   LossDetector detector_;
   EndpointStats stats_;

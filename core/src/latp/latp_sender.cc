@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/floor_report.h"
+
 namespace mantra::latp {
 namespace {
 
@@ -59,6 +61,8 @@ ReportOutcome LatpLaw::on_datagram(Time now, std::span<const uint8_t> bytes, Sen
       ((now.us() / 1000 - f->timestamp_echo_ms - f->elapsed_ms) % kTimestampSpanMs + kTimestampSpanMs) %
       kTimestampSpanMs;
   state.add_rtt_sample(Duration::millis(std::max<int64_t>(sample_ms, 1)));
+  if (f->floor_loss_ppb && f->receive_rate_Bps > 0)
+    floor_ = FloorSignal{floor_loss_from_ppb(*f->floor_loss_ppb), static_cast<double>(f->receive_rate_Bps)};
   on_report(now, *f, state);
   return ReportOutcome::kTaken;
 }

@@ -65,6 +65,9 @@ class LatpLaw : public RateLaw {
   std::optional<Duration> nofeedback_interval(const SendState& state) const override;
   NofeedbackNext on_nofeedback(Time now, const SendState& state) override;
   std::vector<std::pair<std::string, double>> diagnostics(const SendState& state) const override;
+  // The receiver's floor report (loss event rate over every loss) and
+  // receive rate, when its feedback carries the report; none otherwise.
+  std::optional<FloorSignal> floor_signal() const override { return floor_; }
 
   double rate_Bps() const { return rate_Bps_; }
   bool in_slow_start() const { return slow_start_; }
@@ -85,6 +88,7 @@ class LatpLaw : public RateLaw {
   std::optional<Time> last_decrease_;
   int64_t increases_ = 0, holds_ = 0, decreases_ = 0, nofeedback_expiries_ = 0;
   double last_r_avg_Bps_ = 0.0;
+  std::optional<FloorSignal> floor_;  // from the last feedback with the floor report
 };
 
 using LatpSender = RateSenderWith<LatpLaw>;

@@ -44,6 +44,7 @@ std::vector<uint8_t> encode_feedback(const Feedback& f) {
   w.u16(f.elapsed_ms);
   put_i32(w, f.rate_feedback_Bps);
   w.u32(f.receive_rate_Bps);
+  if (f.floor_loss_ppb) w.u32(*f.floor_loss_ppb);
   return out;
 }
 
@@ -97,6 +98,14 @@ DecodeResult<Feedback> decode_feedback(std::span<const uint8_t> bytes) {
   f.feedback_id = wd.seq;
   f.loss_detected = wd.flag;
   f.rate_feedback_Bps = as_i32(rate);
+  if (r.remaining() == 4) {
+    uint32_t ppb = 0;
+    r.u32(ppb);
+    f.floor_loss_ppb = ppb;
+  } else if (r.remaining() != 0) {
+    return DecodeResult<Feedback>::failure("latp feedback: " + std::to_string(r.remaining()) +
+                                           " bytes after the 20 (0, or 4 of the floor report)");
+  }
   return f;
 }
 

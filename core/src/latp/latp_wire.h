@@ -74,6 +74,10 @@ struct Feedback {
   uint16_t elapsed_ms = 0;
   int32_t rate_feedback_Bps = 0;
   uint32_t receive_rate_Bps = 0;
+  // Not the paper's: the receiver's loss event rate over every loss for the
+  // sender's safety floor, in parts per 10^9 (common/floor_report.h), as 4
+  // bytes after the 20 when the receiver's floor_report is on.
+  std::optional<uint32_t> floor_loss_ppb;
 };
 
 // Writes the header, then zeros up to `packet_bytes` (>= kDataHeaderBytes).

@@ -45,6 +45,14 @@ enum class ReportOutcome {
   kTaken,     // acted on: the plumbing re-arms its timers
 };
 
+// What the receiver last measured, for the safety floor (rate_sender.h): the
+// loss event rate over every loss, whatever the protocol made of it, and the
+// receive rate. A law gives it from its own reports; none until it has one.
+struct FloorSignal {
+  double loss_event_rate = 0;  // 0: no loss seen yet
+  double receive_rate_Bps = 0;
+};
+
 // How the no-feedback timer goes on after it fired.
 struct NofeedbackNext {
   enum class Kind { kRestart, kAfter, kStop } kind = Kind::kRestart;
@@ -96,6 +104,10 @@ class RateLaw {
   // is next due, and the packet itself when it is.
   virtual std::optional<Time> control_due() const { return std::nullopt; }
   virtual std::optional<Datagram> make_control(Time /*now*/, const SendState& /*state*/) { return std::nullopt; }
+
+  // The receiver's measurements for the safety floor, from the last report
+  // that carried them; nullopt: none (yet, or the protocol has no reports).
+  virtual std::optional<FloorSignal> floor_signal() const { return std::nullopt; }
 
   // Protocol diagnostics, in the law's order.
   virtual std::vector<std::pair<std::string, double>> diagnostics(const SendState& state) const = 0;

@@ -1,11 +1,15 @@
 #include "rate/rate_sender.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
+
+#include "common/throughput_equation.h"
 
 namespace mantra {
 
-constexpr int64_t kMaxDatagramBytes = 65507;  // the largest UDP payload over IPv4
+constexpr int64_t kMaxDatagramBytes = 65507;            // the largest UDP payload over IPv4
+constexpr Duration kFloorTmbi = Duration::seconds(64);  // RFC 5348's t_mbi: the floor's floor
 
 void SendingConfig::parse(ParamReader& r, size_t header_bytes, SendingConfig& out) {
   const double size = r.get("packet_size", static_cast<double>(out.packet_bytes));
@@ -14,10 +18,16 @@ void SendingConfig::parse(ParamReader& r, size_t header_bytes, SendingConfig& ou
                 std::to_string(kMaxDatagramBytes) + " bytes");
   out.packet_bytes = static_cast<int64_t>(size);
   DataSource::parse(r, out.source);
+  const double floor = r.get("safety_floor", out.safety_floor ? 1 : 0);
+  r.require(floor == 0 || floor == 1, "safety_floor must be 0 or 1");
+  out.safety_floor = floor == 1;
 }
 
 RateSender::RateSender(SendingConfig config, std::unique_ptr<RateLaw> law)
-    : law_(std::move(law)), state_(config.packet_bytes), source_(config.source, config.packet_bytes) {
+    : safety_floor_(config.safety_floor),
+      law_(std::move(law)),
+      state_(config.packet_bytes),
+      source_(config.source, config.packet_bytes) {
   state_.keep_send_log_ = law_->wants_send_log();
 }
 
@@ -52,7 +62,36 @@ void RateSender::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn e
 }
 
 void RateSender::pull_next_send() {
-  t_nom_ = std::min(t_nom_, state_.last_send_ + Bytes(state_.packet_bytes_) / law_->allowed_rate(state_));
+  t_nom_ = std::min(t_nom_, state_.last_send_ + Bytes(state_.packet_bytes_) / allowed_rate());
+}
+
+std::optional<Rate> RateSender::floor_rate() const {
+  if (!safety_floor_ || !state_.has_rtt()) return std::nullopt;
+  const auto signal = law_->floor_signal();
+  if (!signal) return std::nullopt;
+  const auto s = static_cast<double>(state_.packet_bytes_);
+  const double rtt_s = state_.rtt().smoothed().secs();
+  double x = 0;
+  if (signal->loss_event_rate > 0) {
+    x = std::min(tfrc_rate(s, rtt_s, signal->loss_event_rate), 2 * signal->receive_rate_Bps);
+    x = std::max(x, s / kFloorTmbi.secs());
+  } else {
+    x = std::max(2 * signal->receive_rate_Bps, s / rtt_s);
+  }
+  return Rate::bytes_per_sec(x);
+}
+
+Rate RateSender::floor_pacing(Rate floor) const {
+  const auto signal = law_->floor_signal();
+  if (!signal || signal->loss_event_rate <= 0) return floor;
+  const double s = static_cast<double>(state_.packet_bytes_);
+  const double inst = floor.bytes_per_sec() * state_.rtt().sqrt_mean_s() / std::sqrt(state_.rtt().latest().secs());
+  return Rate::bytes_per_sec(std::max(inst, s / kFloorTmbi.secs()));
+}
+
+Rate RateSender::capped(Rate law_rate) const {
+  const auto floor = floor_rate();
+  return floor ? std::min(law_rate, std::max(*floor, Rate::bps(1))) : law_rate;
 }
 
 void RateSender::handle_timeout(Time now) {
@@ -119,7 +158,15 @@ std::optional<Datagram> RateSender::next_data(Time now) {
 
   // Pacing (RFC 5348 §4.6): the next packet after this one's size at the
   // pacing rate, with no burst credit after an idle spell.
-  const Duration ipi = law_->next_gap(Bytes(bytes) / law_->pacing_rate(state_));
+  // Where the floor holds the rate down it also paces as TFRC would: with
+  // §4.5's oscillation reduction once there is loss.
+  const Rate law_pacing = law_->pacing_rate(state_);
+  Rate pacing = law_pacing;
+  if (const auto floor = floor_rate(); floor && *floor < law_->allowed_rate(state_)) {
+    ++floor_capped_packets_;
+    pacing = std::min(law_pacing, floor_pacing(*floor));
+  }
+  const Duration ipi = law_->next_gap(Bytes(bytes) / pacing);
   if (t_nom_ + ipi < now) t_nom_ = now;
   t_nom_ += ipi;
   stats_.count_sent(d.bytes.size());
@@ -153,6 +200,11 @@ EndpointStats RateSender::stats() const {
   }
   if (source_.kind() == SourceKind::kOffered) {  // only offered packets carry deadlines
     s.diagnostics.emplace_back("source_late", static_cast<double>(source_.dropped_late()));
+  }
+  if (safety_floor_) {
+    const auto floor = floor_rate();
+    s.diagnostics.emplace_back("floor_rate_bps", floor ? static_cast<double>(floor->bits_per_sec()) : -1.0);
+    s.diagnostics.emplace_back("floor_capped_packets", static_cast<double>(floor_capped_packets_));
   }
   return s;
 }

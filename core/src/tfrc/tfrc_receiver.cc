@@ -2,17 +2,22 @@
 
 #include <algorithm>
 
+#include "common/floor_report.h"
 #include "common/throughput_equation.h"
 
 namespace mantra::tfrc {
 
 TfrcReceiver::TfrcReceiver(ReceiverConfig config, ReceiverExtension* extension)
-    : config_(config), extension_(extension), intervals_(config.history_discounting) {}
+    : config_(config),
+      extension_(extension),
+      intervals_(config.history_discounting),
+      all_losses_(config.history_discounting) {}
 
 void TfrcReceiver::read(ParamReader& r, ReceiverConfig& out) {
   const double discounting = r.get("history_discounting", out.history_discounting ? 1 : 0);
   r.require(discounting == 0 || discounting == 1, "history_discounting must be 0 or 1");
   out.history_discounting = discounting == 1;
+  out.floor_report = read_floor_report(r);
 }
 
 std::string TfrcReceiver::parse(const Params& params, ReceiverConfig& out) {
@@ -23,23 +28,24 @@ std::string TfrcReceiver::parse(const Params& params, ReceiverConfig& out) {
 
 void TfrcReceiver::add_loss(int64_t seq, Time nominal_arrival) {
   using LossUse = ReceiverExtension::LossUse;
+  if (config_.floor_report && all_losses_.on_loss(seq, nominal_arrival, sender_rtt_)) {
+    if (all_losses_.loss_events() == 1) synthesize_first_interval(last_arrival_, all_losses_);
+    clock_.report_now();  // the floor's p increased: report at once, as §6.1 does for p
+  }
   const LossUse use = extension_ ? extension_->on_loss(seq) : LossUse::kCount;
   if (use == LossUse::kIgnore) return;
   if (use == LossUse::kCountAndReportNow) clock_.report_now();
   if (intervals_.on_loss(seq, nominal_arrival, sender_rtt_)) {
-    if (intervals_.loss_events() == 1) synthesize_first_interval(last_arrival_);
+    if (intervals_.loss_events() == 1) synthesize_first_interval(last_arrival_, intervals_);
     clock_.report_now();  // p increased: report at once (§6.1)
   }
 }
 
-void TfrcReceiver::synthesize_first_interval(Time now) {
-  // §6.3.1: the interval for which the equation gives X_target, the receive
-  // rate over the last RTT, no less than 0.5 packets per RTT.
+void TfrcReceiver::synthesize_first_interval(Time now, LossIntervals& intervals) const {
   const double s = std::max(1.0, mean_packet_bytes_);
   const double rtt_s = sender_rtt_ > Duration::zero() ? sender_rtt_.secs() : 0.5;
-  const double x_target = std::max(arrivals_.rate_Bps(now, Duration::from_seconds(rtt_s)), 0.5 * s / rtt_s);
-  const double p = tfrc_loss_rate_for(s, rtt_s, x_target);
-  intervals_.set_first_interval(1.0 / p);
+  intervals.set_first_interval(
+      synthetic_first_interval(s, rtt_s, arrivals_.rate_Bps(now, Duration::from_seconds(rtt_s))));
 }
 
 void TfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) {
@@ -58,12 +64,16 @@ void TfrcReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
 
   auto arrival = detector_.on_packet(data->seq, now);
   if (extension_) extension_->on_data(now, *data, arrival, sender_rtt_);
+  // A bulk (a gap beyond LossDetector::kMaxRecordedGap) is one loss at its
+  // first number: it opens a loss event, as its first record would.
+  if (arrival.bulk_losses > 0) add_loss(arrival.bulk_first.seq, arrival.bulk_first.nominal_arrival);
   for (const auto& loss : arrival.losses) add_loss(loss.seq, loss.nominal_arrival);
   if (ecn == Ecn::kCe && !arrival.late) {  // a CE mark counts as a loss (§5.1)
     ++ecn_marks_;
     add_loss(arrival.seq, now);
   }
   intervals_.on_highest_seq(detector_.highest_seq());
+  if (config_.floor_report) all_losses_.on_highest_seq(detector_.highest_seq());
 
   // Report at once on the first packet, after an idle spell, and per packet
   // while the sender has no RTT estimate (no clock then).
@@ -89,6 +99,7 @@ std::optional<Datagram> TfrcReceiver::poll_transmit(Time now) {
   f.p = intervals_.loss_event_rate();
   f.highest_seq = static_cast<uint32_t>(std::max<int64_t>(detector_.highest_seq(), 0));
   if (extension_) extension_->add_feedback_options(now, f.options);
+  if (config_.floor_report) f.options.push_back(encode_floor_loss_option(all_losses_.loss_event_rate()));
 
   last_feedback_ = now;
   clock_.reported(now, sender_rtt_);

@@ -36,6 +36,10 @@ namespace mantra::tfrc {
 
 struct ReceiverConfig {
   bool history_discounting = true;  // RFC 5348 §5.5 (optional); ns-2's sink default
+  // `floor_report` 1: each report also carries the loss event rate over
+  // every loss, counted or not (common/floor_report.h), for the sender's
+  // safety floor. Off in every reproduction.
+  bool floor_report = false;
 };
 
 // What an extension of TFRC's receiver decides.
@@ -76,12 +80,14 @@ class TfrcReceiver : public Receiver {
 
  private:
   void add_loss(int64_t seq, Time nominal_arrival);
-  void synthesize_first_interval(Time now);
+  // §6.3.1's first interval for `intervals` at its first loss event.
+  void synthesize_first_interval(Time now, LossIntervals& intervals) const;
 
   ReceiverConfig config_;
   ReceiverExtension* extension_;
   LossDetector detector_;
   LossIntervals intervals_;
+  LossIntervals all_losses_;  // every loss, for the floor report (floor_report only)
   ReportClock clock_;
   Duration sender_rtt_;  // R_m: the latest RTT estimate carried in data
   double mean_packet_bytes_ = 0;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/floor_report.h"
 #include "common/throughput_equation.h"
 
 namespace mantra::tfrc {
@@ -116,6 +117,7 @@ void TfrcLaw::apply_feedback(Time now, const Feedback& fb, SendState& state) {
   const double previous_p = p_;
   p_ = fb.p;
   const double x_recv = fb.x_recv_bytes_per_s;
+  if (x_recv > 0) floor_ = FloorSignal{find_floor_loss(fb.options).value_or(fb.p), x_recv};
 
   // §8.2.1 reading: the report covers the packets sent in the RTT before the
   // echoed timestamp.

@@ -63,6 +63,9 @@ class TfrcLaw : public RateLaw {
   std::optional<Duration> nofeedback_interval(const SendState& state) const override;
   NofeedbackNext on_nofeedback(Time now, const SendState& state) override;
   std::vector<std::pair<std::string, double>> diagnostics(const SendState& state) const override;
+  // The report's X_recv and its loss event rate over every loss (the floor
+  // report option when the receiver sends one, else p: TFRC counts every loss).
+  std::optional<FloorSignal> floor_signal() const override { return floor_; }
 
   // TFRC's rule for one decoded report (RFC 5348 §4.3): RTT sample, X_recv
   // set, rate. For extensions that decode the report themselves.
@@ -94,6 +97,7 @@ class TfrcLaw : public RateLaw {
   bool tld_set_ = false;
   std::vector<RecvSample> x_recv_set_;  // entry with infinite rate at start
   int64_t nofeedback_expiries_ = 0;
+  std::optional<FloorSignal> floor_;  // from the last report with X_recv > 0
 };
 
 using TfrcSender = RateSenderWith<TfrcLaw>;

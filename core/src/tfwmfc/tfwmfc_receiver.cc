@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/floor_report.h"
+
 namespace mantra::tfwmfc {
 
 std::string TfwmfcReceiver::parse(const Params& params, ReceiverConfig& out) {
@@ -10,6 +12,7 @@ std::string TfwmfcReceiver::parse(const Params& params, ReceiverConfig& out) {
   const double t = r.get("report_interval_s", out.report_interval.secs());
   r.require(t >= 0.001 && t <= 3600, "report_interval_s must be between 0.001 and 3600");
   out.report_interval = Duration::from_seconds(t);
+  read_floor_report(r);  // taken, nothing to add: the reports carry n_pkt and n_lost
   return r.finish();
 }
 

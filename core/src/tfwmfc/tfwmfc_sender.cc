@@ -123,6 +123,14 @@ void TfwmfcLaw::take_report(Time now, const ReceiverReport& rr, SendState& state
     signals_ += n;
     signals_counted_ += counted;
   }
+  // The safety floor's input: the report's loss fraction (at least its loss
+  // event rate) and receive rate over the time since the previous report.
+  const double period_s = (now - t_prev_report_).secs();
+  if (receiver_reports_ > 1 && period_s > 0 && rr.n_pkt > 0) {
+    const double lost = rr.n_lost;
+    floor_ = FloorSignal{lost / (rr.n_pkt + lost),
+                         static_cast<double>(rr.n_pkt) * static_cast<double>(state.packet_bytes()) / period_s};
+  }
   t_prev_report_ = now;
   if (initial_ && n > 0 && r_) end_initial_phase(now, state);
 }

@@ -95,6 +95,9 @@ class TfwmfcLaw : public RateLaw {
   std::optional<Time> control_due() const override { return next_sender_report_; }
   std::optional<Datagram> make_control(Time now, const SendState& state) override;
   std::vector<std::pair<std::string, double>> diagnostics(const SendState& state) const override;
+  // From the last receiver report: its loss fraction n_lost / (n_pkt + n_lost)
+  // (losses, whichever signal the law follows) and receive rate.
+  std::optional<FloorSignal> floor_signal() const override { return floor_; }
 
   bool initial_phase() const { return initial_; }
   double rate_bytes_per_s() const { return y_; }
@@ -124,6 +127,7 @@ class TfwmfcLaw : public RateLaw {
   std::optional<Time> next_ramp_;
   std::optional<Time> next_sender_report_;
   int64_t sender_reports_ = 0, receiver_reports_ = 0;
+  std::optional<FloorSignal> floor_;
   int64_t signals_ = 0;         // n_M (n_lost) summed over the reports
   double signals_counted_ = 0;  // after eq. 7's bound
   std::optional<Time> initial_phase_end_;

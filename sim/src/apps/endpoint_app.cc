@@ -13,18 +13,6 @@ namespace {
 
 mantra::Time now() { return mantra::Time::from_us(ns3::Simulator::Now().GetMicroSeconds()); }
 
-// An endpoint's datagram counters, then its protocol-specific values.
-std::vector<std::pair<std::string, double>> endpoint_diagnostics(const mantra::Endpoint& endpoint) {
-  const mantra::EndpointStats s = endpoint.stats();
-  std::vector<std::pair<std::string, double>> d = {{"datagrams_sent", static_cast<double>(s.datagrams_sent)},
-                                                   {"datagrams_received", static_cast<double>(s.datagrams_received)},
-                                                   {"datagrams_rejected", static_cast<double>(s.datagrams_rejected)},
-                                                   {"ect_received", static_cast<double>(s.ect_received)},
-                                                   {"ce_received", static_cast<double>(s.ce_received)}};
-  d.insert(d.end(), s.diagnostics.begin(), s.diagnostics.end());
-  return d;
-}
-
 }  // namespace
 
 EndpointApp::EndpointApp(std::unique_ptr<mantra::Endpoint> endpoint, Role role, uint16_t port, ns3::Ipv4Address peer,
@@ -48,11 +36,11 @@ void EndpointApp::carry_media(MediaLog* log, std::shared_ptr<const MediaSpec> sp
 
 void EndpointApp::report(FlowMetrics& metrics, nlohmann::json& extra) {
   if (role_ == Role::kSender) {
-    metrics.set_diagnostics("sender", endpoint_diagnostics(*endpoint_));
+    metrics.set_diagnostics("sender", endpoint_->stats().named_values());
     if (media_feeder_) extra["media"] = media_feeder_->report();
     return;
   }
-  metrics.set_diagnostics("receiver", endpoint_diagnostics(*endpoint_));
+  metrics.set_diagnostics("receiver", endpoint_->stats().named_values());
   extra["loss_causes"] = oracle_->drop_causes(flow_);
   extra["path_changes"] = oracle_->path_changes(flow_);
   auto* receiver = dynamic_cast<mantra::Receiver*>(endpoint_.get());

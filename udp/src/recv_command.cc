@@ -221,6 +221,10 @@ int run_recv(const RecvOptions& o) {
                        {"loop_wakeups", poller.wakeups()}};
   result["session"].update(link_json(link.counters(), socket.counters()));
   result["clock"] = clock_json(clock);
+  if (!clock.same_host) {  // the sender measured the offset and shifted its stamps: its result gives it
+    result["clock"]["offset_us"] = nullptr;
+    result["clock"]["error_us"] = nullptr;
+  }
   result["provenance"] = provenance_json((monotonic_now() - start).secs());
   if (error = write_result(o.result, result); !error.empty()) return fail(error);
   if (!written) return fail("--out " + o.out + ": writing failed");

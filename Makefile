@@ -44,7 +44,8 @@ test: build
 # Formatters and linters; any finding fails (CI runs this first): ruff's lint and format check
 # and mypy (strict) on the Python, the import contract of pyproject.toml (the lab's layers, no
 # cycles), clang-format on core/, sim/ and udp/ (.clang-format), clang-tidy on the core's and
-# the UDP driver's sources (core/.clang-tidy, udp/.clang-tidy; needs the configured build's compile_commands.json). clang-tidy skips a
+# the UDP driver's sources (core/.clang-tidy, udp/.clang-tidy; needs the configured build's
+# compile_commands.json and the generated mantra_version.h, made first). clang-tidy skips a
 # file whose last clean check had the same inputs (scripts/clang-tidy-cached.py), so a lint
 # after an unchanged core takes seconds; a fresh clone checks every file.
 lint: setup $(BUILD)/build.ninja
@@ -53,6 +54,7 @@ lint: setup $(BUILD)/build.ninja
 	$(VENV)/bin/mypy
 	PYTHONPATH=python $(VENV)/bin/lint-imports --no-cache --no-logo
 	git ls-files 'core/*.h' 'core/*.cc' 'sim/*.h' 'sim/*.cc' 'udp/*.h' 'udp/*.cc' | xargs clang-format-14 --dry-run -Werror
+	cmake --build $(BUILD) --target mantra_udp_version_header
 	$(VENV)/bin/python scripts/clang-tidy-cached.py $(BUILD) 2
 
 # The fuzzers (libFuzzer, ASan + UBSan), 10^6 inputs each; `make test` runs the spec reader's for

@@ -51,6 +51,16 @@ def test_a_reading_renames_a_value_or_leaves_a_key_out_and_touches_nothing_else(
     assert other == {"routing": "dsr-ns3", "link_failure_flush": False}
 
 
+def test_a_reading_reaches_into_a_list_by_index() -> None:
+    from mantra.lab.diff import Reading
+
+    spec = {"duration": 61, "flows": [{"protocol": "tfrc", "stop": 60}, {"protocol": "cbr", "stop": 60}]}
+    Reading.parse("flows.0.stop=60:").apply(spec)
+    Reading.parse("flows.5.stop=60:").apply(spec)  # no such flow: nothing happens
+    Reading.parse("duration=61:60").apply(spec)
+    assert spec == {"duration": 60, "flows": [{"protocol": "tfrc"}, {"protocol": "cbr", "stop": 60}]}
+
+
 def test_a_malformed_reading_is_refused_with_its_text() -> None:
     import pytest
 

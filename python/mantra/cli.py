@@ -7,6 +7,10 @@ mantra report DIR [--ledger]                              write DIR/report.html 
 mantra reproduce PAPER [--quick] [--seeds N] [--workers N] [--scheduler ADDR]
 mantra ledger                                             write docs/claims.md
 mantra smoke [PAPER|CAMPAIGN.yaml ...]                    one run of each campaign (CI)
+mantra udp-parity [--seeds N]                             mantra-udp through mantra-relay against mantra-sim
+mantra udp-video [--seeds N]                              a live video the same way, scored by the player
+mantra video-encode VIDEO.yaml --out FILE.json            the file `mantra-udp send --video` reads
+mantra video-score SENDER.json RECEIVER.json [--out FILE] a live video's quality from mantra-udp's results
 """
 
 from __future__ import annotations
@@ -16,10 +20,10 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from mantra.errors import InputError
-from mantra.simulator import ROOT, SimulationFailed, run_spec
+from mantra.errors import InputError, SpecKeyError
+from mantra.simulator import ROOT, SimulationFailed, run_spec, with_video_quality
 from mantra.spec import build_spec
 from mantra.spec_check import one_line
 from mantra.table import format_result
@@ -152,6 +156,67 @@ def cmd_udp_parity(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_udp_video(args: argparse.Namespace) -> int:
+    from mantra.lab.udp_video import run_udp_video
+
+    out = Path(args.out or "results/udp-video")
+    print(run_udp_video(out, args.seeds, args.workers), end="")
+    print(f"results: {out}/video.md", file=sys.stderr)
+    return 0
+
+
+def _read_json(path: str, what: str) -> dict[str, Any]:
+    try:
+        value = json.loads(Path(path).read_text())
+    except OSError as e:
+        raise InputError(f"{what} {path}: {e.strerror}") from None
+    except ValueError as e:
+        raise InputError(f"{what} {path}: not JSON ({e})") from None
+    if not isinstance(value, dict):
+        raise InputError(f"{what} {path}: must be a JSON object")
+    return value
+
+
+def cmd_video_encode(args: argparse.Namespace) -> int:
+    import yaml
+
+    from mantra.media.udp_video import write_video_file
+
+    try:
+        video = yaml.safe_load(Path(args.video).read_text())
+    except OSError as e:
+        raise InputError(f"video {args.video}: {e.strerror}") from None
+    except yaml.YAMLError as e:
+        raise InputError(f"video {args.video}: not YAML ({one_line(str(e))})") from None
+    try:
+        out = write_video_file(video, args.packet_size, Path(args.out))
+    except SpecKeyError as e:
+        if e.key == "video.packet_size":
+            raise InputError(f"--packet-size {args.packet_size}: {e.message}") from None
+        raise InputError(f"video {args.video}: {e.text}") from None
+    except OSError as e:
+        raise InputError(f"--out {args.out}: cannot write it ({e.strerror})") from None
+    print(f"{out} and {out.with_suffix('.bin')}: send with mantra-udp send HOST:PORT --video {out}")
+    return 0
+
+
+def cmd_video_score(args: argparse.Namespace) -> int:
+    from mantra.media.udp_video import udp_media_result
+
+    merged = udp_media_result(_read_json(args.sender, "sender"), _read_json(args.receiver, "receiver"))
+    result = with_video_quality(merged)
+    if args.out:
+        Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    flow = result["flows"][0]
+    video, media = flow["video"], flow["media"]
+    print(
+        f"{flow['protocol']}: {flow['throughput_kbps']:.1f} kb/s, loss rate {flow['plr']:.4f}; video: "
+        f"mean PSNR {video['mean_psnr_db']:.2f} dB, frozen share {video['frozen_share']:.3f}, "
+        f"MOS {video['mean_mos']:.2f}, {sum(f[1] >= 0 for f in media['frames'])} of {len(media['frames'])} frames whole"
+    )
+    return 0
+
+
 def cmd_smoke(args: argparse.Namespace) -> int:
     from mantra.lab.located_yaml import load_located
     from mantra.lab.smoke import smoke_profile
@@ -248,13 +313,33 @@ def parser() -> argparse.ArgumentParser:
     smoke.add_argument("--out", metavar="DIR", help="results directory (default results/smoke)")
     smoke.set_defaults(func=cmd_smoke, scheduler=None)
 
-    parity = sub.add_parser(
-        "udp-parity", help="mantra-udp through mantra-relay against mantra-sim on the same link (docs/udp.md)"
+    for name, what, func in (
+        ("udp-parity", "mantra-udp", cmd_udp_parity),
+        ("udp-video", "a live video over mantra-udp", cmd_udp_video),
+    ):
+        check = sub.add_parser(
+            name, help=f"{what} through mantra-relay against mantra-sim on the same link (docs/udp.md)"
+        )
+        check.add_argument(
+            "--seeds", type=int, default=5, metavar="N", help="seeds per protocol, each half (default 5)"
+        )
+        check.add_argument("--workers", type=int, metavar="N", help="parallel simulated runs (default: one per core)")
+        check.add_argument("--out", metavar="DIR", help=f"results directory (default results/{name})")
+        check.set_defaults(func=func)
+
+    encode = sub.add_parser("video-encode", help="the file mantra-udp send --video reads, from a run spec's video keys")
+    encode.add_argument("video", metavar="VIDEO.yaml", help="a flow's `video` keys (docs/run-spec.md)")
+    encode.add_argument("--out", required=True, metavar="FILE.json", help="written with FILE.bin beside it")
+    encode.add_argument(
+        "--packet-size", type=int, default=1000, metavar="BYTES", help="the flow's packet_size (default 1000)"
     )
-    parity.add_argument("--seeds", type=int, default=5, metavar="N", help="seeds per protocol, each half (default 5)")
-    parity.add_argument("--workers", type=int, metavar="N", help="parallel simulated runs (default: one per core)")
-    parity.add_argument("--out", metavar="DIR", help="results directory (default results/udp-parity)")
-    parity.set_defaults(func=cmd_udp_parity)
+    encode.set_defaults(func=cmd_video_encode)
+
+    score = sub.add_parser("video-score", help="a live video's quality from mantra-udp's two results")
+    score.add_argument("sender", metavar="SENDER.json", help="mantra-udp send --video ... --result")
+    score.add_argument("receiver", metavar="RECEIVER.json", help="mantra-udp recv --result")
+    score.add_argument("--out", metavar="FILE", help="write the scored result (mantra-result/1) here")
+    score.set_defaults(func=cmd_video_score)
 
     ledger = sub.add_parser(
         "ledger", help="write docs/claims.md: every paper claim, the campaign claims checking it, their last verdicts"

@@ -29,7 +29,6 @@ LinkModel::LinkModel(LinkConfig config, uint64_t seed, uint64_t direction, Time 
       seed_(seed),
       direction_(direction),
       start_(start),
-      last_enters_device_(start),
       last_tx_start_(start),
       last_tx_end_(start),
       last_release_(start) {
@@ -73,7 +72,10 @@ LinkDecision LinkModel::on_arrival(Time now, size_t payload_bytes, Ecn ecn) {
   const bool limited = c_.rate_bps > 0;
   d.queued = limited ? waiting(now) : 0;
   if (red_) {
-    if (d.queued == 0) red_->on_empty(std::min(now, last_enters_device_));  // idle since the queue emptied
+    // ns-3's queue disc is asked for a packet only when a transmission starts:
+    // it is idle from the start of the last packet's transmission, and not
+    // while that packet still waits in the device's 1-packet queue.
+    if (d.queued == 0 && now >= last_tx_start_) red_->on_empty(last_tx_start_);
     const bool ect = ecn == Ecn::kEct0 || ecn == Ecn::kEct1 || ecn == Ecn::kCe;
     switch (red_->on_arrival(now, d.queued, ect, seeded_draw(seed_, direction_, d.number, Draw::kRed))) {
       case RedVerdict::kEnqueue:
@@ -106,7 +108,6 @@ LinkDecision LinkModel::on_arrival(Time now, size_t payload_bytes, Ecn ecn) {
     const auto bits = static_cast<double>((static_cast<int64_t>(payload_bytes) + c_.overhead_bytes) * 8);
     tx_end = tx_start + Duration::from_seconds(bits / c_.rate_bps);
     in_link_.push_back({enters, tx_start, tx_end});
-    last_enters_device_ = enters;
     last_tx_start_ = tx_start;
     last_tx_end_ = tx_end;
   }

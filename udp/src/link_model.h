@@ -78,7 +78,6 @@ class LinkModel {
     Time enters_device, tx_start, tx_end;
   };
   std::deque<InLink> in_link_;  // accepted, transmission not finished
-  Time last_enters_device_;
   Time last_tx_start_, last_tx_end_;
   Time last_release_;
   bool gilbert_bad_ = false;

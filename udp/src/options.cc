@@ -9,8 +9,9 @@ const char* const kUsage =
     "usage: mantra-udp recv [--bind ADDR:PORT] [--out FILE|-] [--result FILE] [--log FILE] [--wait S]\n"
     "                       [--measure-from S] [--quiet]\n"
     "       mantra-udp send HOST:PORT --protocol P [--set key=value]... [--set-receiver key=value]...\n"
-    "                       [--file F | --stdin | --rate BPS] [--duration S] [--bind ADDR:PORT]\n"
-    "                       [--result FILE] [--log FILE] [--no-floor] [--no-gso] [--quiet]\n"
+    "                       [--file F | --stdin | --rate BPS | --video FILE] [--duration S]\n"
+    "                       [--bind ADDR:PORT] [--result FILE] [--log FILE] [--no-floor] [--no-gso]\n"
+    "                       [--quiet]\n"
     "  (docs/udp.md)\n";
 
 namespace {
@@ -92,6 +93,10 @@ Parsed parse_send(const std::vector<std::string>& args, SendOptions& out) {
       out.file = a.value(arg);
       out.source = SourceMode::kFile;
       ++sources;
+    } else if (arg == "--video") {
+      out.video = a.value(arg);
+      out.source = SourceMode::kVideo;
+      ++sources;
     } else if (arg == "--stdin") {
       out.source = SourceMode::kStdin;
       ++sources;
@@ -125,9 +130,9 @@ Parsed parse_send(const std::vector<std::string>& args, SendOptions& out) {
   if (!a.error().empty()) return {a.error()};
   if (!have_peer) return {"send: the receiver's HOST:PORT is missing"};
   if (out.protocol.empty()) return {"send: --protocol is missing"};
-  if (sources > 1) return {"send: give at most one of --file, --stdin and --rate"};
+  if (sources > 1) return {"send: give at most one of --file, --stdin, --rate and --video"};
   if (out.params.count("source_offered") || out.params.count("source_rate_bps"))
-    return {"--set: source_offered and source_rate_bps are set by --file, --stdin and --rate"};
+    return {"--set: source_offered and source_rate_bps are set by --file, --stdin, --rate and --video"};
   return {};
 }
 

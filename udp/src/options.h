@@ -12,7 +12,7 @@
 
 namespace mantra::udp {
 
-enum class SourceMode : uint8_t { kGreedy, kFile, kStdin, kRate };
+enum class SourceMode : uint8_t { kGreedy, kFile, kStdin, kRate, kVideo };
 
 struct SendOptions {
   Address peer;
@@ -21,7 +21,8 @@ struct SendOptions {
   Params params;           // --set: the sender's
   Params receiver_params;  // --set-receiver
   SourceMode source = SourceMode::kGreedy;
-  std::string file;
+  std::string file;   // --file
+  std::string video;  // --video: the media block and bytes ./mantra video-encode writes
   double rate_bps = 0;
   std::optional<double> duration_s;  // default: 10 s without a file, none with one
   std::string log, result;

@@ -83,6 +83,7 @@ int run_recv(const RecvOptions& o) {
   std::optional<Bye> bye;
   std::optional<Time> bye_at, last_data;
   ArrivalRecord record;
+  nlohmann::json media_arrivals = nlohmann::json::array();  // a video's: [app id, s since the origin], first copies
   Reassembly stream([&sink](std::span<const uint8_t> b) { sink.write(b); });
   int64_t refused = 0, strays_before = 0;
   std::vector<Received> batch;
@@ -178,7 +179,11 @@ int run_recv(const RecvOptions& o) {
         if (const auto f = read_frame(body, hello.data_header_bytes)) {
           const double sent_s = (Time::from_us(f->sent_us) - origin).secs();
           if (record.on_data(f->number, sent_s, (arrived - origin).secs(), static_cast<int64_t>(body.size()))) {
-            stream.add(now, f->offset, f->bytes);
+            if (hello.app == AppKind::kVideo) {
+              if (f->app_id >= 0) media_arrivals.push_back({f->app_id, (arrived - origin).secs()});
+            } else {
+              stream.add(now, f->offset, f->bytes);
+            }
           }
           log.write(now, "rx", "data", r.bytes.size(), static_cast<int>(r.ecn), f->number);
         }
@@ -205,7 +210,10 @@ int run_recv(const RecvOptions& o) {
                     {"params", params_json(hello.sender_params)},
                     {"receiver_params", params_json(hello.receiver_params)},
                     {"peer", link.peer().text()},
-                    {"local", socket.local().text()}};
+                    {"local", socket.local().text()},
+                    // mantra-sim's window keys: seconds since the origin (the sender's hello)
+                    {"duration", (end - origin).secs()},
+                    {"measure", {{"from", o.measure_from_s}, {"to", (end - origin).secs()}}}};
   result["flows"] = nlohmann::json::array({flow});
   nlohmann::json holes = nlohmann::json::array();
   for (const Hole& h : stream.loss_map()) holes.push_back({h.offset, h.length});
@@ -221,9 +229,14 @@ int run_recv(const RecvOptions& o) {
                        {"loop_wakeups", poller.wakeups()}};
   result["session"].update(link_json(link.counters(), socket.counters()));
   result["clock"] = clock_json(clock);
+  result["clock"]["origin_us"] = origin.us();
   if (!clock.same_host) {  // the sender measured the offset and shifted its stamps: its result gives it
     result["clock"]["offset_us"] = nullptr;
     result["clock"]["error_us"] = nullptr;
+  }
+  if (hello.app == AppKind::kVideo) {  // no byte stream: the video's datagrams instead
+    result["app"] = nullptr;
+    result["media_arrivals"] = std::move(media_arrivals);
   }
   result["provenance"] = provenance_json((monotonic_now() - start).secs());
   if (error = write_result(o.result, result); !error.empty()) return fail(error);

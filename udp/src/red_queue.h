@@ -43,7 +43,8 @@ class RedQueue {
   // at time `now`; `ect`: it may be marked instead of dropped; `u` a uniform
   // draw in [0, 1). A kMark* verdict enqueues it marked.
   RedVerdict on_arrival(Time now, int64_t queued, bool ect, double u);
-  // The queue became empty at `now` (its last packet left): idle from then.
+  // The queue is idle since `now` (ns-3: since the transmission start of the
+  // last packet that left it; link_model.cc decides when).
   void on_empty(Time now);
 
   double average() const { return q_avg_; }

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <utility>
 
 #include "mantra_version.h"
 
@@ -48,7 +49,7 @@ nlohmann::json provenance_json(double wall_s) {
           {"driver", "mantra-udp"}};
 }
 
-nlohmann::json sender_result_json(const SenderResult& r) {
+nlohmann::json sender_result_json(const SenderResult& r, nlohmann::json media) {
   const SendOptions& o = *r.options;
   nlohmann::json params = nlohmann::json::object(), receiver_params = nlohmann::json::object();
   for (const auto& [k, v] : r.params) params[k] = v;
@@ -71,6 +72,8 @@ nlohmann::json sender_result_json(const SenderResult& r) {
   j["session"] = {{"bye_acknowledged", r.bye_acknowledged}, {"loop_wakeups", r.loop_wakeups}};
   j["session"].update(link_json(r.link, r.socket));
   j["clock"] = clock_json(r.clock);
+  j["clock"]["data_start_us"] = r.data_start_us;
+  j["media"] = std::move(media);
   j["provenance"] = provenance_json(r.wall_s);
   return j;
 }

@@ -45,9 +45,11 @@ struct SenderResult {
   SocketCounters socket;
   int64_t loop_wakeups = 0;
   double wall_s = 0;
+  int64_t data_start_us = 0;  // the first data's time on the receiver's clock (the media's schedule second 0)
 };
 
-nlohmann::json sender_result_json(const SenderResult& r);
+// `media`: a live video's report (LiveVideo::report()), or null.
+nlohmann::json sender_result_json(const SenderResult& r, nlohmann::json media);
 
 // Writes the result, indented, to `path` ("" : standard output); an error
 // line when the file cannot be written.

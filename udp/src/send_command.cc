@@ -11,10 +11,12 @@
 #include "byte_source.h"
 #include "clock.h"
 #include "endpoint_link.h"
+#include "live_video.h"
 #include "mantra/registry.h"
 #include "mantra_version.h"
 #include "poller.h"
 #include "result_output.h"
+#include "video_source.h"
 
 namespace mantra::udp {
 namespace {
@@ -23,6 +25,7 @@ constexpr Duration kHelloEvery = Duration::millis(250);
 constexpr Duration kByeEvery = Duration::millis(200);
 constexpr Duration kByeWait = Duration::seconds(2);
 constexpr Duration kProgressEvery = Duration::seconds(1);
+constexpr Duration kDefaultDuration = Duration::seconds(10);  // without a file
 constexpr int64_t kMaxOutstanding = 64;  // offered, not yet sent: below the source's 100-packet bound
 
 uint64_t random_token() {
@@ -48,7 +51,8 @@ Params sender_params(const SendOptions& o, bool fixed_rate, std::string& error) 
   } else if (o.source == SourceMode::kRate) {
     p["source_rate_bps"] = o.rate_bps;
   }
-  if (o.source == SourceMode::kFile || o.source == SourceMode::kStdin) p["source_offered"] = 1;
+  if (o.source == SourceMode::kFile || o.source == SourceMode::kStdin || o.source == SourceMode::kVideo)
+    p["source_offered"] = 1;
   if (o.floor) p.emplace("safety_floor", 1);  // on a real path: on unless said otherwise
   return p;
 }
@@ -70,10 +74,16 @@ int run_send(const SendOptions& o) {
   const int64_t header_bytes = sender.data_header_bytes();
   const int64_t room = app_room(packet_bytes, header_bytes);
   const bool carries_bytes = o.source == SourceMode::kFile || o.source == SourceMode::kStdin;
-  if (room < (carries_bytes ? 1 : 0)) {
+  const bool carries_video = o.source == SourceMode::kVideo;
+  if (room < (carries_bytes || carries_video ? 1 : 0)) {
     return fail("--set packet_size=" + std::to_string(packet_bytes) + ": leaves no room for the " +
                 std::to_string(kFrameBytes) + "-byte application frame after " + o.protocol + "'s " +
                 std::to_string(header_bytes) + "-byte header");
+  }
+
+  VideoSource video;
+  if (carries_video) {
+    if (error = video.open(o.video, o.duration_s.value_or(kDefaultDuration.secs())); !error.empty()) return fail(error);
   }
 
   UdpSocket socket;
@@ -95,7 +105,8 @@ int run_send(const SendOptions& o) {
   // The hello, until the receiver accepts or refuses.
   Params receiver_params = o.receiver_params;
   if (o.floor) receiver_params.emplace("floor_report", 1);  // every registered receiver takes it
-  Hello hello{o.protocol, params, receiver_params, boot_id(), 0, static_cast<uint16_t>(header_bytes)};
+  const AppKind app = carries_video ? AppKind::kVideo : (carries_bytes ? AppKind::kBytes : AppKind::kNone);
+  Hello hello{o.protocol, params, receiver_params, boot_id(), 0, static_cast<uint16_t>(header_bytes), app};
   std::optional<Accept> accepted;
   Time t3;
   std::vector<EndpointLink::Heard> heard;
@@ -139,9 +150,11 @@ int run_send(const SendOptions& o) {
 
   link.attach(&sender);
   const Time data_start = monotonic_now();
-  const std::optional<Time> end =
-      o.duration_s ? std::optional(data_start + Duration::from_seconds(*o.duration_s))
-                   : (carries_bytes ? std::nullopt : std::optional(data_start + Duration::seconds(10)));
+  const std::optional<Time> end = o.duration_s
+                                      ? std::optional(data_start + Duration::from_seconds(*o.duration_s))
+                                      : (carries_bytes ? std::nullopt : std::optional(data_start + kDefaultDuration));
+  std::optional<LiveVideo> live;
+  if (carries_video) live.emplace(video, sender, packet_bytes, data_start);
   std::map<int64_t, Chunk> chunks;  // offered, by app id
   int64_t offered = 0, app_sent = 0;
   uint64_t app_offset = 0;
@@ -151,8 +164,9 @@ int run_send(const SendOptions& o) {
   Time next_progress = data_start + kProgressEvery;
 
   const auto write_frame_into = [&](Time now, Datagram& d) {
-    AppFrame f{data_packets++, now.us() + clock.offset_us, 0, {}};
+    AppFrame f{data_packets++, now.us() + clock.offset_us, d.app_id, 0, {}};
     core_bytes += d.bytes.size();
+    if (live) live->on_sent(d.app_id, f);
     auto chunk = chunks.find(d.app_id);
     if (chunk != chunks.end()) {
       f.offset = chunk->second.offset;
@@ -188,6 +202,9 @@ int run_send(const SendOptions& o) {
       ++offered;
     }
     if (carries_bytes && source.ended() && app_sent + source_losses() >= offered) break;
+    if (live) {
+      if (error = live->capture_due(now); !error.empty()) return fail(error);
+    }
     const bool more = link.pump(now, write_frame_into);
     if (now >= next_progress) {  // a quiet run keeps the clock too: a stale deadline would spin the loop
       if (!o.quiet) {
@@ -198,7 +215,8 @@ int run_send(const SendOptions& o) {
       next_progress = now + kProgressEvery;
     }
     std::optional<Time> deadline = link.deadline();
-    for (const std::optional<Time> t : {std::optional(next_progress), end})
+    const std::optional<Time> capture = live ? std::optional(live->next_capture()) : std::nullopt;
+    for (const std::optional<Time> t : {std::optional(next_progress), end, capture})
       if (t && (!deadline || *t < *deadline)) deadline = t;
     if (more) deadline = now;
     if (input_waiting && offered - app_sent < kMaxOutstanding) deadline = now;
@@ -245,7 +263,9 @@ int run_send(const SendOptions& o) {
   result.socket = socket.counters();
   result.loop_wakeups = poller.wakeups();
   result.wall_s = (monotonic_now() - start).secs();
-  if (error = write_result(o.result, sender_result_json(result)); !error.empty()) return fail(error);
+  result.data_start_us = data_start.us() + clock.offset_us;
+  nlohmann::json media = live ? live->report() : nlohmann::json(nullptr);
+  if (error = write_result(o.result, sender_result_json(result, std::move(media))); !error.empty()) return fail(error);
   return 0;
 }
 

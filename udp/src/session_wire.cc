@@ -112,6 +112,7 @@ std::vector<uint8_t> encode_hello(const Hello& m) {
   put_string(w, m.boot_id);
   put_i64(w, m.t0_us);
   w.u16(m.data_header_bytes);
+  w.u8(static_cast<uint8_t>(m.app));
   return out;
 }
 
@@ -121,7 +122,11 @@ DecodeResult<Hello> decode_hello(std::span<const uint8_t> body) {
   if (!get_version(r)) return DecodeResult<Hello>::failure("hello: unknown session version");
   const bool read = get_string(r, m.protocol) && get_params(r, m.sender_params) && get_params(r, m.receiver_params) &&
                     get_string(r, m.boot_id) && get_i64(r, m.t0_us) && r.u16(m.data_header_bytes);
-  if (!read) return DecodeResult<Hello>::failure("hello: truncated or malformed");
+  uint8_t app = 0;
+  if (!read || !r.u8(app)) return DecodeResult<Hello>::failure("hello: truncated or malformed");
+  if (app > static_cast<uint8_t>(AppKind::kVideo))
+    return DecodeResult<Hello>::failure("hello: unknown application kind");
+  m.app = static_cast<AppKind>(app);
   return finish(r, std::move(m), "hello");
 }
 

@@ -19,7 +19,8 @@
 // string + IEEE-754 double):
 //   hello    sender -> receiver: version, protocol, sender params, receiver
 //            params, the sender's boot id, its send time t0 (µs, monotonic),
-//            data_header_bytes (where the application frame starts)
+//            data_header_bytes (where the application frame starts), what the
+//            data carries (u8: 0 nothing, 1 a byte stream, 2 a video)
 //   accept   receiver -> sender: version, t0 echoed, t1 (received), t2 (sent),
 //            the receiver's boot id
 //   refuse   receiver -> sender: why (u16 length + text)
@@ -52,7 +53,7 @@ enum class WireKind : uint8_t {
 };
 
 constexpr size_t kTrailerBytes = 9;
-constexpr uint8_t kSessionVersion = 1;
+constexpr uint8_t kSessionVersion = 2;
 
 struct Trailer {
   uint64_t token = 0;
@@ -65,6 +66,9 @@ void append_trailer(std::vector<uint8_t>& datagram, Trailer trailer);
 // short or its kind is unknown.
 std::optional<std::pair<Trailer, std::span<const uint8_t>>> split_trailer(std::span<const uint8_t> datagram);
 
+// What the data datagrams' application frames carry.
+enum class AppKind : uint8_t { kNone = 0, kBytes = 1, kVideo = 2 };
+
 struct Hello {
   std::string protocol;
   Params sender_params;
@@ -72,6 +76,7 @@ struct Hello {
   std::string boot_id;
   int64_t t0_us = 0;
   uint16_t data_header_bytes = 0;
+  AppKind app = AppKind::kNone;
 };
 
 struct Accept {

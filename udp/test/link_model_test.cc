@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace mantra::udp {
 namespace {
 
@@ -95,6 +97,34 @@ TEST(LinkModel, JitterNeverReorders) {
     EXPECT_GE(d.release, us(i * 100) + Duration::millis(10));
     last = d.release;
   }
+}
+
+// ns-3's RedQueueDisc is asked for a packet only when a transmission starts,
+// so it is idle from the transmission start of the last packet that left it,
+// and not while that packet waits in the device's queue: an arrival then ages
+// the average by no idle packets (m = 0).
+TEST(LinkModel, RedAgesItsAverageFromTheLastTransmissionStart) {
+  LinkConfig c;
+  c.rate_bps = 1e6;  // 8 ms per 1000-byte packet
+  c.overhead_bytes = 0;
+  RedConfig red;
+  red.limit = 100;
+  red.min_th = 50;  // never acts here
+  red.max_th = 60;
+  red.w_q = 0.1;
+  red.link_bps = 1e7;  // 1250 idle packets per second
+  red.mean_packet_bytes = 1000;
+  c.red = red;
+  LinkModel link(c, 1, 0, us(0));
+  for (int i = 0; i < 3; ++i) link.on_arrival(us(0), 1000, Ecn::kNotEct);  // on the wire, in the device, waiting
+  EXPECT_EQ(link.on_arrival(us(0), 1000, Ecn::kNotEct).queued, 1);         // the 4th: transmits from 24 ms to 32 ms
+  EXPECT_NEAR(link.red_average(), 0.1, 1e-12);
+  // At 20 ms the queue is empty but the 4th waits in the device: not idle.
+  EXPECT_EQ(link.on_arrival(us(20000), 1000, Ecn::kNotEct).queued, 0);  // transmits from 32 ms
+  EXPECT_NEAR(link.red_average(), 0.1 * 0.9, 1e-12);
+  // At 52.4 ms: idle since 32 ms, when the last packet began: m = floor(1250 * 0.0204) = 25.
+  link.on_arrival(us(52400), 1000, Ecn::kNotEct);
+  EXPECT_NEAR(link.red_average(), 0.09 * std::pow(0.9, 26), 1e-12);
 }
 
 // A queue held far above max_th: RED (gentle, hard drop off, ECN) marks

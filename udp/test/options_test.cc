@@ -53,9 +53,9 @@ TEST(Options, SendNamesWhatIsWrong) {
             "--rate -5: must be a number no less than 1");
   EXPECT_EQ(send_error({"127.0.0.1:9", "--protocol", "tfrc", "--duration", "0"}), "--duration: must be above 0");
   EXPECT_EQ(send_error({"127.0.0.1:9", "--protocol", "tfrc", "--file", "a", "--stdin"}),
-            "send: give at most one of --file, --stdin and --rate");
+            "send: give at most one of --file, --stdin, --rate and --video");
   EXPECT_EQ(send_error({"127.0.0.1:9", "--protocol", "tfrc", "--set", "source_offered=1"}),
-            "--set: source_offered and source_rate_bps are set by --file, --stdin and --rate");
+            "--set: source_offered and source_rate_bps are set by --file, --stdin, --rate and --video");
   EXPECT_EQ(send_error({"127.0.0.1:70000", "--protocol", "tfrc"}),
             "HOST:PORT: address '127.0.0.1:70000': the port must be a number from 0 to 65535");
   EXPECT_EQ(send_error({"::1:9", "--protocol", "tfrc"}),

@@ -2,6 +2,7 @@
 // leaves holes the receiver maps; RED's marks reach TF-WMFC's sender.
 #include <gtest/gtest.h>
 
+#include "app_frame.h"
 #include "flow_harness.h"
 
 namespace mantra::udp::test {
@@ -35,7 +36,7 @@ TEST(Relay, LossLeavesAMappedHoleForEveryLostDatagram) {
   const auto& flow = p.pair.received["flows"][0];
   const int64_t missing = flow["sent"].get<int64_t>() - flow["received"].get<int64_t>();
   EXPECT_GT(missing, 0);
-  const uint64_t chunk = 1000 - 16 - 26;  // TFRC's 16-byte header, the 26-byte frame
+  const uint64_t chunk = 1000 - 20 - kFrameBytes;  // TFRC's 20-byte header, the application frame
   EXPECT_LE(hole_bytes, static_cast<uint64_t>(missing) * chunk);
   EXPECT_GT(hole_bytes, static_cast<uint64_t>(missing - 1) * chunk);
   EXPECT_NEAR(flow["plr"].get<double>(), 0.05, 0.035);

@@ -10,8 +10,8 @@ difference is named with `--ignore KEY` (dotted, `*` for any one part, e.g.
 `flows.*.diagnostics.sender.source_dropped`); the output lists what was ignored.
 
 A change that renames a spec value (a routing's name), retires a key or adds one is compared with
-`--read KEY=OLD:NEW`: both stores' specs are read with OLD at the dotted KEY as NEW (an empty NEW:
-the key is left out), so their runs pair:
+`--read KEY=OLD:NEW`: both stores' specs are read with OLD at the dotted KEY (a list's element by
+its index: flows.0.stop) as NEW (an empty NEW: the key is left out), so their runs pair:
 
     ./mantra diff before after --read routing=aodv-ns3:aodv --read link_failure_flush=true:
 """
@@ -61,8 +61,11 @@ class Reading:
     def apply(self, spec: dict[str, Any]) -> None:
         *parents, last = self.key
         node: Any = spec
-        for part in parents:
-            node = node.get(part) if isinstance(node, dict) else None
+        for part in parents:  # a list's element by its index (flows.0.stop)
+            if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            else:
+                node = node.get(part) if isinstance(node, dict) else None
         if isinstance(node, dict) and last in node and node[last] == self.old:
             if self.new is None:
                 del node[last]

@@ -1,16 +1,10 @@
-// A video over a core sender (tfrc, adtfrc, latp, tfwmfc, tfrc-loss, cbr):
-// the application side of an EndpointApp whose sender has an offered source
-// (`source_offered`, set by the spec for a flow with media).
-//
-// At each frame's capture (media_schedule.h) it asks the schedule for the
-// frame's rung, with the sender's allowed rate and header, and offers the
-// frame's chunks to the sender, each a datagram of chunk + header bytes with
-// the frame's deadline and its (frame, chunk) id; the app then sends what is
-// due. From there the core's source policy holds: a FIFO of at most
-// `source_buffer_packets` (oldest dropped first), and a packet that can no
-// longer arrive by its deadline dropped at the head. The app stamps each
-// datagram's id in its measurement tag; the receiving app hands arrivals to
-// the flow's MediaLog.
+// A video over a core sender (tfrc, adtfrc, latp, tfwmfc, tfrc-loss, cbr) in
+// the simulator: the ns-3 timer of an EndpointApp whose sender has an offered
+// source (`source_offered`, set by the spec for a flow with media). At each
+// frame's capture it has the flow's MediaFeed (media_feed.h: the rung, the
+// chunks, what the core's source does with them) offer the frame, then the
+// app sends what is due. The app stamps each datagram's id in its measurement
+// tag; the receiving app hands arrivals to the flow's MediaLog.
 #pragma once
 
 #include <ns3/event-id.h>
@@ -18,8 +12,7 @@
 #include <functional>
 
 #include "mantra/endpoint.h"
-#include "media/media_log.h"
-#include "media/media_schedule.h"
+#include "media/media_feed.h"
 
 namespace mantra::sim {
 
@@ -33,17 +26,15 @@ class RateMediaFeeder {
   void start();
   void stop();
   // The app sent a data datagram of the video.
-  void on_sent() { ++log_.counters().packets_sent; }
+  void on_sent() { feed_.on_sent(); }
   // The flow's `media` result, with the core source's drop counters.
-  nlohmann::json report();
+  nlohmann::json report() { return feed_.report(); }
 
  private:
   void capture();
   void schedule_next();
 
-  MediaLog& log_;
-  mantra::Sender& sender_;
-  MediaSchedule schedule_;
+  MediaFeed feed_;
   std::function<void()> pump_;
   ns3::EventId event_;
 };

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <utility>
+#include <vector>
 
 #include "app_frame.h"
 #include "arrival_record.h"
@@ -83,7 +85,7 @@ int run_recv(const RecvOptions& o) {
   std::optional<Bye> bye;
   std::optional<Time> bye_at, last_data;
   ArrivalRecord record;
-  nlohmann::json media_arrivals = nlohmann::json::array();  // a video's: [app id, s since the origin], first copies
+  std::vector<std::pair<int64_t, double>> media_arrivals;  // a video's: app id, s since the origin; first copies
   Reassembly stream([&sink](std::span<const uint8_t> b) { sink.write(b); });
   int64_t refused = 0, strays_before = 0;
   std::vector<Received> batch;
@@ -180,7 +182,7 @@ int run_recv(const RecvOptions& o) {
           const double sent_s = (Time::from_us(f->sent_us) - origin).secs();
           if (record.on_data(f->number, sent_s, (arrived - origin).secs(), static_cast<int64_t>(body.size()))) {
             if (hello.app == AppKind::kVideo) {
-              if (f->app_id >= 0) media_arrivals.push_back({f->app_id, (arrived - origin).secs()});
+              if (f->app_id >= 0) media_arrivals.emplace_back(f->app_id, (arrived - origin).secs());
             } else {
               stream.add(now, f->offset, f->bytes);
             }
@@ -236,7 +238,8 @@ int run_recv(const RecvOptions& o) {
   }
   if (hello.app == AppKind::kVideo) {  // no byte stream: the video's datagrams instead
     result["app"] = nullptr;
-    result["media_arrivals"] = std::move(media_arrivals);
+    nlohmann::json& arrivals = result["media_arrivals"] = nlohmann::json::array();
+    for (const auto& [app_id, t_s] : media_arrivals) arrivals.push_back({app_id, t_s});
   }
   result["provenance"] = provenance_json((monotonic_now() - start).secs());
   if (error = write_result(o.result, result); !error.empty()) return fail(error);

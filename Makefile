@@ -53,7 +53,7 @@ lint: setup $(BUILD)/build.ninja
 	$(VENV)/bin/ruff format --check python tests bench
 	$(VENV)/bin/mypy
 	PYTHONPATH=python $(VENV)/bin/lint-imports --no-cache --no-logo
-	git ls-files 'core/*.h' 'core/*.cc' 'sim/*.h' 'sim/*.cc' 'udp/*.h' 'udp/*.cc' | xargs clang-format-14 --dry-run -Werror
+	git ls-files 'core/*.h' 'core/*.cc' 'sim/*.h' 'sim/*.cc' 'udp/*.h' 'udp/*.cc' 'emu/*.h' 'emu/*.cc' | xargs clang-format-14 --dry-run -Werror
 	cmake --build $(BUILD) --target mantra_udp_version_header
 	$(VENV)/bin/python scripts/clang-tidy-cached.py $(BUILD) 2
 

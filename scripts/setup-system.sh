@@ -4,10 +4,11 @@
 set -euo pipefail
 # chromium: the report test renders report.html headless. util-linux: setpriv, which ties
 # each mantra-sim to its runner's life. clang-14, libclang-rt-14-dev: libFuzzer for the
-# fuzzers (scripts/fuzz.sh). clang-format-14, clang-tidy-14: `make lint`.
+# fuzzers (scripts/fuzz.sh). clang-format-14, clang-tidy-14: `make lint`. iproute2, procps,
+# iputils-ping: mantra-emu's namespaces (ip, sysctl) and its ping check.
 PACKAGES=(libgtest-dev nlohmann-json3-dev cmake ninja-build g++ python3-venv
           chromium util-linux clang-14 libclang-rt-14-dev clang-format-14
-          clang-tidy-14)
+          clang-tidy-14 iproute2 procps iputils-ping)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

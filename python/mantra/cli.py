@@ -9,6 +9,10 @@ mantra ledger                                             write docs/claims.md
 mantra smoke [PAPER|CAMPAIGN.yaml ...]                    one run of each campaign (CI)
 mantra udp-parity [--seeds N]                             mantra-udp through mantra-relay against mantra-sim
 mantra udp-video [--seeds N]                              a live video the same way, scored by the player
+mantra emu-check [--hops N] [--seeds N]                   ping and a light mantra-udp flow in mantra-emu (root)
+mantra emu-parity [--hops N] [--seeds N] [--flow-s S]     TFRC and LATP through mantra-emu against mantra-sim (root)
+mantra emu-limits                                         the largest chain and MANET real time holds (root)
+mantra emu-video [--seeds N]                              a live video across the moving 30-node network (root)
 mantra video-encode VIDEO.yaml --out FILE.json            the file `mantra-udp send --video` reads
 mantra video-score SENDER.json RECEIVER.json [--out FILE] a live video's quality from mantra-udp's results
 """
@@ -161,6 +165,42 @@ def cmd_udp_video(args: argparse.Namespace) -> int:
 
     out = Path(args.out or "results/udp-video")
     print(run_udp_video(out, args.seeds, args.workers), end="")
+    print(f"results: {out}/video.md", file=sys.stderr)
+    return 0
+
+
+def cmd_emu_check(args: argparse.Namespace) -> int:
+    from mantra.lab.emu_check import run_low_load
+
+    out = Path(args.out or "results/emu-check")
+    print(run_low_load(args.hops, args.seeds, out), end="")
+    print(f"results: {out}/low-load.md", file=sys.stderr)
+    return 0
+
+
+def cmd_emu_parity(args: argparse.Namespace) -> int:
+    from mantra.lab.emu_check import run_parity
+
+    out = Path(args.out or "results/emu-parity")
+    print(run_parity(args.hops, args.seeds, args.flow_s, out), end="")
+    print(f"results: {out}/parity.md", file=sys.stderr)
+    return 0
+
+
+def cmd_emu_limits(args: argparse.Namespace) -> int:
+    from mantra.lab.emu_limits import run_limits
+
+    out = Path(args.out or "results/emu-limits")
+    print(run_limits(out), end="")
+    print(f"results: {out}/limits.md", file=sys.stderr)
+    return 0
+
+
+def cmd_emu_video(args: argparse.Namespace) -> int:
+    from mantra.lab.emu_video import run_emu_video
+
+    out = Path(args.out or "results/emu-video")
+    print(run_emu_video(args.seeds, out), end="")
     print(f"results: {out}/video.md", file=sys.stderr)
     return 0
 
@@ -326,6 +366,27 @@ def parser() -> argparse.ArgumentParser:
         check.add_argument("--workers", type=int, metavar="N", help="parallel simulated runs (default: one per core)")
         check.add_argument("--out", metavar="DIR", help=f"results directory (default results/{name})")
         check.set_defaults(func=func)
+
+    for name, what, func in (
+        ("emu-check", "ping and a light mantra-udp flow across a chain", cmd_emu_check),
+        ("emu-parity", "TFRC and LATP saturating a chain", cmd_emu_parity),
+    ):
+        emu = sub.add_parser(name, help=f"{what}, mantra-emu against mantra-sim (root; docs/emu.md)")
+        emu.add_argument("--hops", type=int, default=4, metavar="N", help="the chain's hops (default 4)")
+        emu.add_argument("--seeds", type=int, default=5, metavar="N", help="seeds, each run both ways (default 5)")
+        emu.add_argument("--out", metavar="DIR", help=f"results directory (default results/{name})")
+        if name == "emu-parity":
+            emu.add_argument("--flow-s", type=float, default=60.0, metavar="S", help="each flow's length (default 60)")
+        emu.set_defaults(func=func)
+
+    limits = sub.add_parser("emu-limits", help="how far mantra-emu's real time holds (root; docs/performance.md)")
+    limits.add_argument("--out", metavar="DIR", help="results directory (default results/emu-limits)")
+    limits.set_defaults(func=cmd_emu_limits)
+
+    emu_video = sub.add_parser("emu-video", help="a live video across the moving 30-node network in mantra-emu (root)")
+    emu_video.add_argument("--seeds", type=int, default=5, metavar="N", help="seeds, each run both ways (default 5)")
+    emu_video.add_argument("--out", metavar="DIR", help="results directory (default results/emu-video)")
+    emu_video.set_defaults(func=cmd_emu_video)
 
     encode = sub.add_parser("video-encode", help="the file mantra-udp send --video reads, from a run spec's video keys")
     encode.add_argument("video", metavar="VIDEO.yaml", help="a flow's `video` keys (docs/run-spec.md)")

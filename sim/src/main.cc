@@ -30,6 +30,7 @@
 #include <string>
 
 #include "mantra_version.h"
+#include "result_file.h"
 #include "run.h"
 #include "spec/spec.h"
 
@@ -72,27 +73,6 @@ extern "C" void on_fatal_signal(int sig) {
 
 void catch_fatal_signals() {
   for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) std::signal(sig, on_fatal_signal);
-}
-
-// Writes `doc` to `path` atomically (a temporary file, then rename).
-bool write_result(const std::string& doc, const std::string& path) {
-  if (path.empty()) {
-    std::cout << doc << "\n" << std::flush;
-    return static_cast<bool>(std::cout);
-  }
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!(out << doc << "\n") || !out.flush()) {
-      std::cerr << "mantra-sim: cannot write " << tmp << "\n";
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::cerr << "mantra-sim: cannot write " << path << "\n";
-    return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -171,7 +151,7 @@ int main(int argc, char** argv) {
     std::cerr << "mantra-sim: simulation failed: " << e.what() << "\n";
     return 1;
   }
-  if (!write_result(result.dump(), out_path)) return 1;
+  if (!mantra::sim::write_result(result.dump(), out_path, "mantra-sim")) return 1;
   if (out_arg && *out_arg) g_result_place = out_arg;
   g_phase = kTearingDown;
   if (fault == "teardown") ns3::Simulator::ScheduleDestroy(&std::abort);

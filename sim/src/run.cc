@@ -32,6 +32,7 @@ struct FlowRuntime {
   std::unique_ptr<MediaLog> media;
   ns3::Ptr<FlowApp> sender, receiver;
   bool elastic = true;
+  bool real = false;  // carried by real programs (RunAdditions::real_flows): nothing installed
 };
 
 FlowRuntime attach_flow(const Spec& spec, Scenario& s, const FlowSpec& f, uint32_t index, LossOracle& oracle,
@@ -64,6 +65,7 @@ void sample_hops(const Spec& spec, Scenario& s, std::vector<FlowRuntime>& flows)
     ns3::Simulator::Schedule(ns3::Seconds(t), [&spec, &s, &flows, t] {
       const auto neighbours = unit_disk_neighbours(s, spec.radio.rx_range_m);
       for (FlowRuntime& rt : flows) {
+        if (rt.real) continue;
         const FlowSpec& f = rt.metrics->flow();
         if (t < f.start_s || t > f.stop_s) continue;
         const int hops = hop_distances(neighbours, f.src)[static_cast<size_t>(f.dst)];
@@ -103,7 +105,7 @@ nlohmann::json flow_means(const std::vector<nlohmann::json>& flows) {
 // Every flow's packets together (a routing comparison's delivery ratio and
 // delay): sent, received, their ratio, and the mean delay of the packets
 // received (each flow's mean weighted by its packets).
-nlohmann::json delivery_totals(const nlohmann::json& flows) {
+nlohmann::json delivery_totals(const std::vector<nlohmann::json>& flows) {
   int64_t sent = 0, received = 0, timed = 0;
   double delay_sum_ms = 0;
   for (const auto& f : flows) {
@@ -123,7 +125,7 @@ nlohmann::json delivery_totals(const nlohmann::json& flows) {
 
 }  // namespace
 
-nlohmann::json run_simulation(const Spec& spec) {
+nlohmann::json run_simulation(const Spec& spec, const RunAdditions& additions) {
   const auto wall_start = std::chrono::steady_clock::now();
   Scenario scenario;
   build_scenario(spec, scenario);
@@ -152,17 +154,25 @@ nlohmann::json run_simulation(const Spec& spec) {
   }
   std::vector<FlowRuntime> flows;
   for (size_t i = 0; i < drawn.size(); ++i) {
+    if (additions.real_flows.count(i)) {
+      FlowRuntime real;
+      real.real = true;
+      flows.push_back(std::move(real));
+      continue;
+    }
     flows.push_back(attach_flow(spec, scenario, drawn[i], static_cast<uint32_t>(i), oracle, elfn.get()));
   }
   if (spec.hop_sampling_s > 0 && !spec.topology.wired()) {
     sample_hops(spec, scenario, flows);
     if (spec.routing != "dsr-ns3") {  // its TTL says nothing of the route (measurement/routed_hops.h)
       for (uint32_t i = 0; i < flows.size(); ++i) {
+        if (flows[i].real) continue;
         watch_routed_hops(scenario.nodes.Get(drawn[i].dst), scenario.addresses[drawn[i].src], flow_port(i),
                           *flows[i].metrics);
       }
     }
   }
+  if (additions.install) additions.install(spec, scenario);
   ns3::Simulator::Stop(ns3::Seconds(spec.duration_s));
   ns3::Simulator::Run();
   const uint64_t events = ns3::Simulator::GetEventCount();
@@ -172,8 +182,14 @@ nlohmann::json run_simulation(const Spec& spec) {
   result["spec"] = spec.source;
   std::vector<double> elastic;  // non-CBR throughputs, for Jain's index
   std::vector<nlohmann::json> elastic_summaries;
+  std::vector<FlowSpec> simulated;  // the flows the simulator ran, and their summaries
+  std::vector<nlohmann::json> summaries;
   for (uint32_t i = 0; i < flows.size(); ++i) {
     FlowRuntime& rt = flows[i];
+    if (rt.real) {
+      result["flows"].push_back({{"real", true}, {"src", drawn[i].src}, {"dst", drawn[i].dst}, {"port", flow_port(i)}});
+      continue;
+    }
     nlohmann::json extra = nlohmann::json::object();
     rt.sender->report(*rt.metrics, extra);
     rt.receiver->report(*rt.metrics, extra);
@@ -186,14 +202,15 @@ nlohmann::json run_simulation(const Spec& spec) {
       elastic_summaries.push_back(summary);
     }
     result["flows"].push_back(summary);
+    simulated.push_back(drawn[i]);
+    summaries.push_back(summary);
   }
   const auto jain = jain_index(elastic);
   result["fairness_jain"] = jain ? nlohmann::json(*jain) : nlohmann::json(nullptr);
   result["flow_means"] = flow_means(elastic_summaries);
-  result["delivery"] = delivery_totals(result["flows"]);
-  const auto summaries = result["flows"].get<std::vector<nlohmann::json>>();
-  result["groups"] = flow_groups(spec, drawn, summaries);
-  if (!spec.phases.empty()) result["phases"] = phase_totals(spec, drawn, summaries);
+  result["delivery"] = delivery_totals(summaries);
+  result["groups"] = flow_groups(spec, simulated, summaries);
+  if (!spec.phases.empty()) result["phases"] = phase_totals(spec, simulated, summaries);
   result["queue_drops"] = scenario.drops.ifq_per_node;
   int64_t ifq_total = 0;
   for (int64_t d : scenario.drops.ifq_per_node) ifq_total += d;
@@ -217,6 +234,7 @@ nlohmann::json run_simulation(const Spec& spec) {
                           {"seed", spec.seed},
                           {"wall_s", wall_s},
                           {"events", events}};
+  if (additions.report) additions.report(result);
   return result;
 }
 

@@ -1,6 +1,7 @@
 #include "latp_agent/latp_agents.h"
 
 #include <ns3/ipv4-queue-disc-item.h>
+#include <ns3/node.h>
 #include <ns3/simulator.h>
 #include <ns3/traffic-control-layer.h>
 #include <ns3/udp-header.h>
@@ -82,6 +83,17 @@ void LatpQueueDisc::stamp(QueueDiscItem& item) {
   p->RemoveHeader(latp);
   std::copy(head + kUdpHeaderBytes, head + sizeof head, latp.bytes);
   p->AddHeader(latp);
+  // With checksums on (real time, mantra-emu: the receiving kernel checks
+  // them), the rewritten R needs a new UDP checksum; otherwise the header
+  // goes back as it came (its checksum field 0).
+  if (Node::ChecksumEnabled()) {
+    UdpHeader fresh;
+    fresh.SetSourcePort(udp.GetSourcePort());
+    fresh.SetDestinationPort(udp.GetDestinationPort());
+    fresh.EnableChecksums();
+    fresh.InitializeChecksum(ip->GetHeader().GetSource(), ip->GetHeader().GetDestination(), kUdp);
+    udp = fresh;
+  }
   p->AddHeader(udp);
 }
 

@@ -83,8 +83,11 @@ def test_ping_crosses_the_chain_hop_by_hop_and_the_namespace_answers(tmp_path, h
     em = result["emulation"]
     assert em["repeatable"] is False and result["provenance"]["realtime"] is True
     sender, receiver = em["endpoints"]
-    # Namespace b answered the requests itself: the node passed them on, and took back the replies.
-    assert receiver["to_namespace"] == 5 and receiver["from_namespace"] == 5
+    # Namespace b answered the requests itself: the node passed them on (and nothing of the
+    # simulated flow), and took back the replies. (A request the radio lost in the cross traffic
+    # would leave fewer than 5.)
+    replies = len(re.findall(r"ttl=", proc.stdout))
+    assert 4 <= replies <= receiver["to_namespace"] == receiver["from_namespace"] <= 5
     assert sender["arp_replies"] >= 1 and sender["dropped"]["foreign_source"] == 0
     assert em["command"]["exit_status"] == 0 and em["lag_ms"]["samples"] > 0
     assert result["flows"][0] == {"real": True, "src": 0, "dst": hops, "port": 5000}
@@ -108,7 +111,7 @@ def test_real_latp_packets_are_stamped_by_the_agents_and_accepted_by_the_kernel(
     proc, result = emu(tmp_path, chain(hops, "latp", duration=7), hops, "sh", "-c", script)
     assert proc.returncode == 0, proc.stderr
     flow = json.loads(receiver.read_text())["flows"][0]
-    assert flow["received"] > 50 and flow["received"] == flow["sent"]
+    assert flow["received"] > 50 and flow["received"] >= 0.95 * flow["sent"]
     relays = result["latp_agents"][1:hops]
     assert all(agent["latp_stamped"] > 50 for agent in relays)
 

@@ -28,6 +28,7 @@ EmuPort::EmuPort(Ptr<Node> node, Ipv4Address address, int tap_fd, const std::arr
   const int32_t interface = ipv4->GetInterfaceForAddress(address_);
   if (interface < 0) throw std::logic_error("EmuPort: the node has no interface with its address");
   mask_ = ipv4->GetAddress(static_cast<uint32_t>(interface), 0).GetMask();
+  udp_ = node_->GetObject<UdpL4Protocol>();
   device_ = CreateObject<FdNetDevice>();
   device_->SetAddress(Mac48Address::Allocate());
   device_->SetEncapsulationMode(FdNetDevice::DIX);
@@ -81,8 +82,7 @@ bool EmuPort::from_tap(Ptr<NetDevice>, Ptr<const Packet> frame, uint16_t protoco
   ++counters_.from_namespace;
   // The transports' way down: IP's Send, or our DSR's agent where it runs
   // (dsr_node.h); either takes any IP protocol.
-  node_->GetObject<UdpL4Protocol>()->GetDownTarget()(packet, ip.GetSource(), ip.GetDestination(), ip.GetProtocol(),
-                                                     nullptr);
+  udp_->GetDownTarget()(packet, ip.GetSource(), ip.GetDestination(), ip.GetProtocol(), nullptr);
   return true;
 }
 

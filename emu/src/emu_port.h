@@ -25,6 +25,7 @@
 #include <ns3/ipv4-header.h>
 #include <ns3/mac48-address.h>
 #include <ns3/node.h>
+#include <ns3/udp-l4-protocol.h>
 
 #include <array>
 #include <cstdint>
@@ -67,6 +68,7 @@ class EmuPort {
   ns3::Ipv4Mask mask_;  // of the node's interface holding address_
   ns3::Mac48Address namespace_mac_;
   ns3::Ptr<ns3::FdNetDevice> device_;
+  ns3::Ptr<ns3::UdpL4Protocol> udp_;  // its down target is read per packet: our DSR sets it at its start
   NodeOwnTraffic own_;
   EmuPortCounters counters_;
 };

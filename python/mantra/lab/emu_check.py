@@ -227,14 +227,14 @@ def parity_markdown(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _needs_root() -> None:
+def needs_root() -> None:
     if os.geteuid() != 0:
         raise InputError("mantra-emu makes network namespaces and TAPs: run this as root (sudo)")
 
 
 def run_low_load(hops: int, seeds: int, out: Path) -> str:
     """The low-load check into `out` (low-load.json, low-load.md); the table."""
-    _needs_root()
+    needs_root()
     rows = low_load_rows(hops, seeds, out)
     (out / "low-load.json").write_text(json.dumps(rows, indent=2) + "\n")
     table = low_load_markdown(rows)
@@ -244,7 +244,7 @@ def run_low_load(hops: int, seeds: int, out: Path) -> str:
 
 def run_parity(hops: int, seeds: int, flow_s: float, out: Path) -> str:
     """The parity check into `out` (parity.json, parity.md); the table."""
-    _needs_root()
+    needs_root()
     rows = parity_rows(hops, seeds, flow_s, out)
     (out / "parity.json").write_text(json.dumps(rows, indent=2) + "\n")
     table = parity_markdown(rows)

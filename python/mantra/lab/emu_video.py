@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from mantra.lab.emu_check import TRAILER_BYTES, _needs_root, run_emulated
+from mantra.lab.emu_check import TRAILER_BYTES, needs_root, run_emulated
 from mantra.lab.load import load_campaign
 from mantra.lab.udp_parity import Flows, interval_cell
 from mantra.lab.udp_video import video_rows
@@ -83,7 +83,7 @@ def per_seed_markdown(out: Path, seeds: int) -> str:
 
 def run_emu_video(seeds: int, out: Path) -> str:
     """Both halves into `out`; writes video.json and video.md; the table."""
-    _needs_root()
+    needs_root()
     out.mkdir(parents=True, exist_ok=True)
     base_flow = video_spec(1)["flows"][0]
     protocol = base_flow["protocol"]

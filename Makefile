@@ -65,7 +65,7 @@ fuzz: setup
 	scripts/fuzz.sh dsr-header 1000000
 	scripts/fuzz.sh aodv-messages 1000000
 	scripts/fuzz.sh endpoint-pairs 1000000
-	for t in tfrc adtfrc latp tfwmfc session; do scripts/fuzz.sh $$t-wire 1000000 || exit 1; done
+	for t in tfrc adtfrc latp tfwmfc knee session; do scripts/fuzz.sh $$t-wire 1000000 || exit 1; done
 
 # ASan + UBSan build of core, sim and their tests in build-sanitize/ (Debug, -O1), configured
 # once like build/; runs the C++ tests and the short simulations of tests/sanitize/ with every

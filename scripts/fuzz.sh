@@ -7,8 +7,8 @@
 #   dsr-header  our DSR's header decoder: every input is read, and comes back the same
 #               through encode, or is refused with a reason (seed corpus sim/fuzz/dsr-corpus/)
 #   aodv-messages  our AODV's message decoder, the same check (seed corpus sim/fuzz/aodv-corpus/)
-#   tfrc-wire, adtfrc-wire, latp-wire, tfwmfc-wire
-#               each protocol's wire decoders (data, feedback, reports, probes): every input is
+#   tfrc-wire, adtfrc-wire, latp-wire, tfwmfc-wire, knee-wire
+#               each protocol's wire decoders (knee: mantra's own) (data, feedback, reports, probes): every input is
 #               read or refused with a reason, and what is read round-trips through encode
 #               (seed corpora sim/fuzz/wire-corpus/PROTOCOL/)
 #   session-wire mantra-udp's trailer, session messages and application frame, the same check
@@ -31,9 +31,9 @@ case "$TARGET" in
   dsr-header) BINARY=dsr_header_fuzz; SEEDS="$ROOT/sim/fuzz/dsr-corpus"; EXTRA=() ;;
   aodv-messages) BINARY=aodv_messages_fuzz; SEEDS="$ROOT/sim/fuzz/aodv-corpus"; EXTRA=() ;;
   endpoint-pairs) BINARY=endpoint_pair_fuzz; SEEDS="$ROOT/sim/fuzz/endpoint-corpus"; EXTRA=() ;;
-  tfrc-wire|adtfrc-wire|latp-wire|tfwmfc-wire|session-wire)
+  tfrc-wire|adtfrc-wire|latp-wire|tfwmfc-wire|knee-wire|session-wire)
     BINARY="${TARGET%-wire}_wire_fuzz"; SEEDS="$ROOT/sim/fuzz/wire-corpus/${TARGET%-wire}"; EXTRA=() ;;
-  *) echo "fuzz: TARGET must be spec, dsr-header, aodv-messages, tfrc-wire, adtfrc-wire, latp-wire, tfwmfc-wire, session-wire or endpoint-pairs, not '${TARGET}'" >&2; exit 2 ;;
+  *) echo "fuzz: TARGET must be spec, dsr-header, aodv-messages, tfrc-wire, adtfrc-wire, latp-wire, tfwmfc-wire, knee-wire, session-wire or endpoint-pairs, not '${TARGET}'" >&2; exit 2 ;;
 esac
 shift
 RUNS=100000

@@ -29,6 +29,11 @@ Made<Receiver> make_receiver(std::string_view protocol, const Params& params);
 // parameter, required) instead of adapting one: cbr.
 bool is_fixed_rate(std::string_view protocol);
 
+// Whether a registered protocol's data packets carry LATP's rate field R
+// (latp/latp_wire.h), which LATP's node agents lower on every node: latp,
+// mantra.
+bool is_latp_stamped(std::string_view protocol);
+
 // Names of all registered protocols, in registration order.
 std::vector<std::string> protocol_names();
 

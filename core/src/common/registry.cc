@@ -8,6 +8,8 @@
 #include "adtfrc/adtfrc_receiver.h"
 #include "adtfrc/adtfrc_sender.h"
 #include "cbr/cbr.h"
+#include "knee/knee_law.h"
+#include "knee/knee_receiver.h"
 #include "latp/latp_receiver.h"
 #include "latp/latp_sender.h"
 #include "tfrc/tfrc_receiver.h"
@@ -22,13 +24,14 @@ struct ProtocolEntry {
   std::string name;
   std::function<Made<Sender>(const Params&)> sender;
   std::function<Made<Receiver>(const Params&)> receiver;
-  bool fixed_rate = false;  // sends at a rate it is given (`rate_bps`), adapting to nothing
+  bool fixed_rate = false;    // sends at a rate it is given (`rate_bps`), adapting to nothing
+  bool latp_stamped = false;  // its data packets carry LATP's rate field for the node agents
 };
 
 // A protocol whose sender is the rate sender with `Law` and whose receiver
 // is `R`; each parses its parameters strictly (Law::parse, R::parse).
 template <typename Law, typename R>
-ProtocolEntry rate_protocol(std::string name, bool fixed_rate = false) {
+ProtocolEntry rate_protocol(std::string name, bool fixed_rate = false, bool latp_stamped = false) {
   return {std::move(name),
           [](const Params& p) -> Made<Sender> {
             typename Law::Config config;
@@ -42,17 +45,18 @@ ProtocolEntry rate_protocol(std::string name, bool fixed_rate = false) {
             if (!error.empty()) return {nullptr, error};
             return {std::make_unique<R>(config), {}};
           },
-          fixed_rate};
+          fixed_rate, latp_stamped};
 }
 
 const std::vector<ProtocolEntry>& protocols() {
   static const std::vector<ProtocolEntry> list = {
       rate_protocol<tfrc::TfrcLaw, tfrc::TfrcReceiver>("tfrc"),
       rate_protocol<adtfrc::AdtfrcLaw, adtfrc::AdtfrcReceiver>("adtfrc"),
-      rate_protocol<latp::LatpLaw, latp::LatpReceiver>("latp"),
+      rate_protocol<latp::LatpLaw, latp::LatpReceiver>("latp", false, true),
       rate_protocol<tfwmfc::TfwmfcLaw, tfwmfc::TfwmfcReceiver>("tfwmfc"),
       rate_protocol<tfwmfc::TfrcLossLaw, tfwmfc::TfwmfcReceiver>("tfrc-loss"),
       rate_protocol<cbr::CbrLaw, cbr::CbrReceiver>("cbr", true),
+      rate_protocol<knee::KneeLaw, knee::KneeReceiver>("mantra", false, true),
   };
   return list;
 }
@@ -81,6 +85,11 @@ Made<Receiver> make_receiver(std::string_view protocol, const Params& params) {
 bool is_fixed_rate(std::string_view protocol) {
   const ProtocolEntry* e = find(protocol);
   return e && e->fixed_rate;
+}
+
+bool is_latp_stamped(std::string_view protocol) {
+  const ProtocolEntry* e = find(protocol);
+  return e && e->latp_stamped;
 }
 
 std::vector<std::string> protocol_names() {

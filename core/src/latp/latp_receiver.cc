@@ -4,22 +4,9 @@
 #include <cmath>
 
 #include "common/floor_report.h"
-#include "common/throughput_equation.h"
 
 namespace mantra::latp {
 namespace {
-
-// Extends a 24-bit sequence number to the one nearest `highest`.
-int64_t extend_seq(uint32_t wire, int64_t highest) {
-  if (highest < 0) return wire;
-  constexpr int64_t kSpan = int64_t{1} << 24;
-  const int64_t base = highest & ~(kSpan - 1);
-  int64_t best = base + wire;
-  for (int64_t candidate : {base - kSpan + wire, base + kSpan + wire}) {
-    if (candidate >= 0 && std::llabs(candidate - highest) < std::llabs(best - highest)) best = candidate;
-  }
-  return best;
-}
 
 int32_t clamp_i32(double v) {
   return static_cast<int32_t>(
@@ -47,7 +34,7 @@ void LatpReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
   ports_ = std::make_pair(h->src_port, h->dst_port);
   stats_.count_received(bytes.size(), ecn);
 
-  const int64_t seq = extend_seq(h->seq, detector_.highest_seq());
+  const int64_t seq = extend_sequence(h->seq, detector_.highest_seq());
   const auto arrival = detector_.on_packet(static_cast<uint32_t>(seq), now);
   sender_rtt_ = Duration::millis(h->rtt_ms);
   if (h->rate_feedback_Bps == kNoRateLimit) {
@@ -61,11 +48,8 @@ void LatpReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
     last_arrival_ = now;
   }
   if (floor_report_) {
-    mean_packet_bytes_ +=
-        (static_cast<double>(bytes.size()) - mean_packet_bytes_) / static_cast<double>(stats_.datagrams_received);
-    if (arrival.bulk_losses > 0) add_floor_loss(now, arrival.bulk_first.seq, arrival.bulk_first.nominal_arrival);
-    for (const auto& loss : arrival.losses) add_floor_loss(now, loss.seq, loss.nominal_arrival);
-    all_losses_.on_highest_seq(detector_.highest_seq());
+    all_losses_.on_arrival(now, arrival, static_cast<int64_t>(bytes.size()), detector_.highest_seq(), sender_rtt_,
+                           arrivals_);
   }
   if (arrival.loss_count() > 0) {
     losses_ += arrival.loss_count();
@@ -77,13 +61,6 @@ void LatpReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
     clock_.report_now();
   }
   clock_.on_data();  // the first data, or data after an idle spell, is answered at once
-}
-
-void LatpReceiver::add_floor_loss(Time now, int64_t seq, Time nominal_arrival) {
-  if (!all_losses_.on_loss(seq, nominal_arrival, sender_rtt_) || all_losses_.loss_events() != 1) return;
-  const double rtt_s = sender_rtt_ > Duration::zero() ? sender_rtt_.secs() : 0.5;
-  all_losses_.set_first_interval(synthetic_first_interval(std::max(1.0, mean_packet_bytes_), rtt_s,
-                                                          arrivals_.rate_Bps(now, Duration::from_seconds(rtt_s))));
 }
 
 double LatpReceiver::receive_rate_Bps(Time now) const {

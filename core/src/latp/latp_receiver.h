@@ -23,8 +23,8 @@
 #include <string>
 #include <utility>
 
+#include "common/every_loss_history.h"
 #include "common/loss_detector.h"
-#include "common/loss_intervals.h"
 #include "common/receive_rate_meter.h"
 #include "latp/latp_wire.h"
 #include "latp/rate_feedback_filter.h"
@@ -60,11 +60,9 @@ class LatpReceiver : public Receiver {
 
  private:
   double receive_rate_Bps(Time now) const;
-  void add_floor_loss(Time now, int64_t seq, Time nominal_arrival);
 
   bool floor_report_;
-  LossIntervals all_losses_;  // every loss, for the floor report
-  double mean_packet_bytes_ = 0;
+  EveryLossHistory all_losses_;  // every loss, for the floor report
   RateFeedbackFilter filter_;
   LossDetector detector_;
   EndpointStats stats_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace mantra::latp {
 namespace {
@@ -46,6 +47,17 @@ std::vector<uint8_t> encode_feedback(const Feedback& f) {
   w.u32(f.receive_rate_Bps);
   if (f.floor_loss_ppb) w.u32(*f.floor_loss_ppb);
   return out;
+}
+
+int64_t extend_sequence(uint32_t wire, int64_t highest) {
+  if (highest < 0) return wire;
+  constexpr int64_t kSpan = int64_t{1} << 24;
+  const int64_t base = highest & ~(kSpan - 1);
+  int64_t best = base + wire;
+  for (int64_t candidate : {base - kSpan + wire, base + kSpan + wire}) {
+    if (candidate >= 0 && std::llabs(candidate - highest) < std::llabs(best - highest)) best = candidate;
+  }
+  return best;
 }
 
 std::optional<LatpType> peek_type(std::span<const uint8_t> bytes) {

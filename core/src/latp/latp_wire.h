@@ -86,6 +86,10 @@ std::vector<uint8_t> encode_feedback(const Feedback& f);
 DecodeResult<DataHeader> decode_data(std::span<const uint8_t> bytes);
 DecodeResult<Feedback> decode_feedback(std::span<const uint8_t> bytes);
 
+// Extends a 24-bit sequence number to the 64-bit one nearest `highest`
+// (the highest extended so far; -1: none yet, the number as it is).
+int64_t extend_sequence(uint32_t wire, int64_t highest);
+
 // The packet type of an LATP datagram; nullopt when too short to hold one.
 std::optional<LatpType> peek_type(std::span<const uint8_t> bytes);
 

@@ -13,6 +13,7 @@
 #include <ns3/wifi-phy.h>
 
 #include "latp/latp_wire.h"
+#include "mantra/registry.h"
 
 namespace mantra::sim {
 
@@ -100,7 +101,7 @@ void LatpQueueDisc::stamp(QueueDiscItem& item) {
 LatpAgents::LatpAgents(const Spec& spec, Scenario& s) {
   std::set<uint16_t> ports;
   for (size_t i = 0; i < spec.flows.size(); ++i) {
-    if (spec.flows[i].protocol == "latp") ports.insert(flow_port(i));
+    if (mantra::is_latp_stamped(spec.flows[i].protocol)) ports.insert(flow_port(i));
   }
   const uint32_t n = s.nodes.GetN();
   ready_.assign(n, {});

@@ -929,10 +929,16 @@ Spec parse_spec(const json& j) {
 
 bool Spec::needs_latp_agents() const {
   if (!latp_agent) return false;
+  bool latp = false, stamped = false;
   for (const auto& f : flows) {
-    if (f.protocol == "latp") return true;
+    latp = latp || f.protocol == "latp";
+    stamped = stamped || mantra::is_latp_stamped(f.protocol);
   }
-  return false;
+  // LATP needs its agents (the checks above refuse a network without them);
+  // mantra uses them where they can run: every node on the radio, drop-tail
+  // queues.
+  const bool agents_fit = !topology.wired() && !topology.wired_head && !radio.queue.red;
+  return latp || (stamped && agents_fit);
 }
 
 }  // namespace mantra::sim

@@ -198,7 +198,7 @@ struct Spec {
   // Named windows of the run [from, to]: each flow group's mean rate is also
   // given per phase (flows joining and leaving, TF-WMFC Fig. 8).
   std::vector<std::pair<std::string, std::pair<double, double>>> phases;
-  bool latp_agent = true;            // LATP node agents on every node (when a flow is latp)
+  bool latp_agent = true;            // LATP node agents on every node (when a flow is latp, or mantra on a radio)
   mantra::Params latp_agent_params;  // core/src/latp/node_agent.h parameters
   RadioSpec radio;
   std::string routing = "aodv";     // aodv | dsr (ours) | aodv-ns3 | dsr-ns3 | oracle | static

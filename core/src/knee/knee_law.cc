@@ -1,0 +1,263 @@
+#include "knee/knee_law.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/floor_report.h"
+
+namespace mantra::knee {
+namespace {
+
+constexpr int64_t kTimestampSpanMs = 1 << 16;
+constexpr Duration kInitialNofeedback = Duration::seconds(2);  // RFC 5348's, before an RTT
+constexpr Duration kMinRtt = Duration::micros(100);
+constexpr Duration kLowestRateInterval = Duration::seconds(1);  // never below 1 packet/s
+
+}  // namespace
+
+KneeLaw::KneeLaw(const SenderConfig& config)
+    : config_(config),
+      rate_Bps_(static_cast<double>(config.sending.packet_bytes) / kInitialInterval.secs()),
+      cruise_for_(Duration::from_seconds(config.cruise_s)) {}
+
+std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
+  out = {};
+  out.sending.safety_floor = true;  // mantra's default: the loss floor holds whatever the other signals say
+  ParamReader r(params);
+  SendingConfig::parse(r, kDataHeaderBytes, out.sending);
+  out.startup_gain = r.get("startup_gain", out.startup_gain);
+  out.cruise_margin = r.get("cruise_margin", out.cruise_margin);
+  out.probe_gain = r.get("probe_gain", out.probe_gain);
+  out.drain_factor = r.get("drain_factor", out.drain_factor);
+  out.cruise_s = r.get("cruise_s", out.cruise_s);
+  out.cruise_max_s = r.get("cruise_max_s", out.cruise_max_s);
+  const double probe_reports = r.get("probe_reports", out.probe_reports);
+  out.queue_packets = r.get("queue_packets", out.queue_packets);
+  out.base_window_s = r.get("base_window_s", out.base_window_s);
+  out.queue_min_ms = r.get("queue_min_ms", out.queue_min_ms);
+  const double nofeedback = r.get("nofeedback_intervals", out.nofeedback_intervals);
+  const double agent = r.get("agent_signal", out.agent_signal ? 1 : 0);
+  const double src = r.get("src_port", out.src_port), dst = r.get("dst_port", out.dst_port);
+  r.require(out.startup_gain > 1 && out.startup_gain <= 4, "startup_gain must be in (1, 4]");
+  r.require(out.cruise_margin >= 0 && out.cruise_margin < 1, "cruise_margin must be in [0, 1)");
+  r.require(out.probe_gain > 0 && out.probe_gain <= 1, "probe_gain must be in (0, 1]");
+  r.require(out.drain_factor > 0 && out.drain_factor < 1, "drain_factor must be in (0, 1)");
+  r.require(out.cruise_s >= 0 && out.cruise_s <= 3600, "cruise_s must be in [0, 3600]");
+  r.require(out.cruise_max_s >= out.cruise_s && out.cruise_max_s <= 3600, "cruise_max_s must be in [cruise_s, 3600]");
+  r.require(probe_reports >= 1 && probe_reports <= 100 && probe_reports == std::floor(probe_reports),
+            "probe_reports must be a whole number in [1, 100]");
+  r.require(out.queue_packets > 0 && out.queue_packets <= 100, "queue_packets must be in (0, 100]");
+  r.require(out.queue_min_ms >= 0 && out.queue_min_ms <= 10000, "queue_min_ms must be in [0, 10000]");
+  r.require(out.base_window_s > 0 && out.base_window_s <= 3600, "base_window_s must be in (0, 3600]");
+  r.require(nofeedback >= 1 && nofeedback <= 100 && nofeedback == std::floor(nofeedback),
+            "nofeedback_intervals must be a whole number in [1, 100]");
+  r.require(agent == 0 || agent == 1, "agent_signal must be 0 or 1");
+  r.require(src >= 0 && src <= 65535 && dst >= 0 && dst <= 65535, "src_port and dst_port must be 16-bit");
+  out.probe_reports = static_cast<int>(probe_reports);
+  out.nofeedback_intervals = static_cast<int>(nofeedback);
+  out.agent_signal = agent == 1;
+  out.src_port = static_cast<uint16_t>(src);
+  out.dst_port = static_cast<uint16_t>(dst);
+  return r.finish();
+}
+
+void KneeLaw::write_data(const DataStamp& stamp, const SendState& state, std::vector<uint8_t>& out) {
+  DataHeader h;
+  h.latp.src_port = config_.src_port;
+  h.latp.dst_port = config_.dst_port;
+  h.latp.seq = stamp.seq & latp::kSeqMask;
+  h.latp.urgent = urgent_next_ || !state.has_rtt();
+  h.latp.timestamp_ms = static_cast<uint16_t>((stamp.now.us() / 1000) % kTimestampSpanMs);
+  h.latp.rtt_ms =
+      state.has_rtt()
+          ? static_cast<uint16_t>(std::clamp<int64_t>(std::llround(state.rtt().smoothed().ms()), 1, UINT16_MAX))
+          : 0;
+  h.send_time_us = stamp.now.us();
+  urgent_next_ = false;
+  encode_data(h, static_cast<size_t>(stamp.bytes), out);
+}
+
+std::optional<Duration> KneeLaw::nofeedback_interval(const SendState& state) const {
+  if (!state.has_rtt()) return kInitialNofeedback;
+  return std::max(state.rtt().smoothed(), kReportInterval) * config_.nofeedback_intervals;
+}
+
+ReportOutcome KneeLaw::on_datagram(Time now, std::span<const uint8_t> bytes, SendState& state) {
+  const auto r = decode_report(bytes);
+  if (!r || r->src_port != config_.dst_port || r->dst_port != config_.src_port) return ReportOutcome::kRejected;
+  if (r->echo_send_time_us > now.us()) return ReportOutcome::kRejected;  // echoes a packet not yet sent
+  const Duration sample = Duration::micros(now.us() - r->echo_send_time_us - r->elapsed_us);
+  state.add_rtt_sample(std::max(sample, kMinRtt));
+  on_report(now, *r, state);
+  return ReportOutcome::kTaken;
+}
+
+KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state) {
+  Reading out;
+  if (r.interval_us > 0) out.receive_rate_Bps = static_cast<double>(r.bytes) * 1e6 / r.interval_us;
+  if (out.receive_rate_Bps > 0) floor_ = FloorSignal{floor_loss_from_ppb(r.loss_event_rate_ppb), out.receive_rate_Bps};
+  if (r.packets == 0) return out;
+  received_.push_back({now, r.packets, r.bytes, r.interval_us});
+  while (received_.front().at < now - kRateWindow) received_.pop_front();
+
+  while (!base_.empty() && base_.back().second >= r.owd_min_us) base_.pop_back();
+  base_.emplace_back(now, r.owd_min_us);
+  while (base_.front().first < now - Duration::from_seconds(config_.base_window_s)) base_.pop_front();
+
+  const double packet_rate_Bps = knee_Bps_.value_or(std::max(out.receive_rate_Bps, rate_Bps_));
+  const double packet_time_us = static_cast<double>(state.packet_bytes()) * 1e6 / packet_rate_Bps;
+  const double queue_us = static_cast<double>(r.owd_mean_us - base_owd_us());
+  last_queue_ms_ = queue_us / 1000.0;
+  out.queue_ms = last_queue_ms_;
+  const double threshold_us = std::max(config_.queue_packets * packet_time_us, config_.queue_min_ms * 1000);
+  const bool delay_queue = queue_us > threshold_us;
+  const bool ce = r.ce_packets > 0;
+  const bool agent = config_.agent_signal && r.r_min_Bps < 0;
+  ce_queues_ += ce ? 1 : 0;
+  agent_queues_ += agent ? 1 : 0;
+  out.queue = delay_queue || ce || agent;
+
+  queues_ += out.queue ? 1 : 0;
+  return out;
+}
+
+void KneeLaw::enter(Phase phase, Time now) {
+  phase_ = phase;
+  phase_since_ = now;
+  probe_clean_reports_ = 0;
+}
+
+void KneeLaw::set_rate(double rate_Bps, const SendState& state) {
+  rate_Bps_ = std::max(rate_Bps, static_cast<double>(state.packet_bytes()) / kLowestRateInterval.secs());
+}
+
+void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
+  const double previous_queue_ms = last_queue_ms_;
+  const Reading in = read(now, r, state);
+  if (r.packets == 0) return;
+  const double x_recv = received_Bps(now, kRateWindow);
+  const Duration settle = state.rtt().smoothed() + kReportInterval;  // until reports show the new rate
+  switch (phase_) {
+    case Phase::kStartup:
+    case Phase::kRecover:
+      if (in.queue) {
+        knee_Bps_ = phase_ == Phase::kStartup || !knee_Bps_ ? x_recv : lowered_knee(x_recv);
+        drain(now, x_recv, state);
+      } else if (now - phase_since_ >= kReportInterval) {
+        phase_since_ = now;
+        set_rate(rate_Bps_ * config_.startup_gain, state);
+        if (phase_ == Phase::kRecover && knee_Bps_ && rate_Bps_ >= (1 - config_.cruise_margin) * *knee_Bps_)
+          cruise(now, state);
+      }
+      break;
+    case Phase::kDrain:
+      if (now - phase_since_ < settle) {
+        break;
+      } else if (!in.queue) {
+        cruise(now, state);
+      } else if (in.queue_ms > previous_queue_ms) {  // still growing: the path carries less than the drain
+        knee_Bps_ = lowered_knee(x_recv);
+        drain(now, x_recv, state);
+      }
+      break;
+    case Phase::kCruise:
+      if (in.queue) {  // the knee fell, or a passing burst: one probe step down
+        knee_bracketed_ = true;
+        knee_Bps_ = std::max(std::min(*knee_Bps_, x_recv), (1 - config_.probe_gain) * *knee_Bps_);
+        cruise_for_ = Duration::from_seconds(config_.cruise_s);
+        drain(now, x_recv, state);
+      } else if (now - phase_since_ >= cruise_for_) {
+        ++probes_;
+        enter(Phase::kProbe, now);
+        set_rate(probe_rate_Bps(state), state);
+      }
+      break;
+    case Phase::kProbe:
+      if (in.queue) {  // the knee holds; the next probe waits twice as long
+        knee_bracketed_ = true;
+        cruise_for_ = std::min(cruise_for_ * 2, Duration::from_seconds(config_.cruise_max_s));
+        drain(now, x_recv, state);
+      } else if (r.echo_send_time_us - int64_t{r.interval_us} >= phase_since_.us() &&
+                 ++probe_clean_reports_ >= config_.probe_reports &&
+                 now - phase_since_ >= settle + probe_detect_time(state)) {
+        ++probes_up_;
+        ++probes_passed_in_row_;
+        knee_Bps_ = rate_Bps_;  // crossed without a queue: the knee is at least this
+        cruise_for_ = Duration::from_seconds(config_.cruise_s);
+        ++probes_;
+        enter(Phase::kProbe, now);
+        set_rate(probe_rate_Bps(state), state);
+      }
+      break;
+  }
+}
+
+double KneeLaw::lowered_knee(double receive_rate_Bps) const {
+  return std::max(std::min(*knee_Bps_, receive_rate_Bps), config_.drain_factor * *knee_Bps_);
+}
+
+void KneeLaw::drain(Time now, double receive_rate_Bps, const SendState& state) {
+  enter(Phase::kDrain, now);
+  probes_passed_in_row_ = 0;
+  // Below what the path delivers, so that the queue empties.
+  const double delivered = receive_rate_Bps > 0 ? std::min(*knee_Bps_, receive_rate_Bps) : *knee_Bps_;
+  set_rate(config_.drain_factor * delivered, state);
+}
+
+void KneeLaw::cruise(Time now, const SendState& state) {
+  enter(Phase::kCruise, now);
+  set_rate((1 - config_.cruise_margin) * *knee_Bps_, state);
+}
+
+double KneeLaw::received_Bps(Time now, Duration window) const {
+  double bytes = 0, us = 0;
+  for (auto it = received_.rbegin(); it != received_.rend(); ++it) {
+    if (it != received_.rbegin() && it->at <= now - window) break;
+    bytes += it->bytes;
+    us += it->interval_us;
+  }
+  return us > 0 ? bytes * 1e6 / us : 0;
+}
+
+double KneeLaw::probe_rate_Bps(const SendState& state) const {
+  const int doublings = knee_bracketed_ ? 0 : std::min(probes_passed_in_row_, kMaxProbeDoublings);
+  const double step = config_.probe_gain * std::pow(2.0, doublings);
+  const double least_excess_Bps =
+      config_.queue_packets * static_cast<double>(state.packet_bytes()) / kLongestProbeDetect.secs();
+  return *knee_Bps_ + std::max(step * *knee_Bps_, least_excess_Bps);
+}
+
+Duration KneeLaw::probe_detect_time(const SendState& state) const {
+  const double excess_Bps = (rate_Bps_ - *knee_Bps_) > 0 ? rate_Bps_ - *knee_Bps_ : rate_Bps_;
+  return Duration::from_seconds(config_.queue_packets * static_cast<double>(state.packet_bytes()) / excess_Bps);
+}
+
+NofeedbackNext KneeLaw::on_nofeedback(Time now, const SendState& state) {
+  ++nofeedback_expiries_;
+  urgent_next_ = true;
+  probes_passed_in_row_ = 0;
+  knee_bracketed_ = false;  // the path may have changed: search again
+  if (state.has_rtt()) {
+    enter(knee_Bps_ ? Phase::kRecover : Phase::kStartup, now);
+    set_rate(rate_Bps_ / 2, state);
+  }
+  return NofeedbackNext::restart();
+}
+
+std::vector<std::pair<std::string, double>> KneeLaw::diagnostics(const SendState& state) const {
+  std::vector<std::pair<std::string, double>> d = {{"rate_bps", rate_Bps_ * 8.0},
+                                                   {"knee_bps", knee_Bps_.value_or(0) * 8.0},
+                                                   {"phase", static_cast<double>(phase_)},
+                                                   {"queue_reports", static_cast<double>(queues_)},
+                                                   {"ce_queue_reports", static_cast<double>(ce_queues_)},
+                                                   {"agent_queue_reports", static_cast<double>(agent_queues_)},
+                                                   {"probes", static_cast<double>(probes_)},
+                                                   {"probes_up", static_cast<double>(probes_up_)},
+                                                   {"nofeedback_expiries", static_cast<double>(nofeedback_expiries_)},
+                                                   {"last_queue_ms", last_queue_ms_}};
+  if (!base_.empty()) d.emplace_back("delay_floor_ms", static_cast<double>(base_owd_us()) / 1000.0);
+  if (state.has_rtt()) d.emplace_back("rtt_ms", state.rtt().smoothed().ms());
+  return d;
+}
+
+}  // namespace mantra::knee

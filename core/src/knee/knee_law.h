@@ -1,0 +1,163 @@
+// mantra's rate law (docs/protocols/mantra.md): find the path's knee, cruise
+// just below it, probe it now and then.
+//
+// Model: on a multi-hop 802.11 chain a fixed rate below the knee crosses
+// with no queue at all (one-way delay at its floor to a fraction of a
+// millisecond), and one step above it the bottleneck's queue grows without
+// bound. So the law keeps a knee estimate K (the highest rate seen to cross
+// without a queue), sends a margin below it at a constant paced rate, and
+// now and then probes one step above K. The congestion signal of a report
+// interval is a queue: its mean one-way delay above the path's floor (the
+// minimum over the last base_window_s) by more than queue_packets packet
+// times at the rate received, or a CE mark, or (where LATP's node agents
+// stamp R, `agent_signal` 1) a node on the path busier than its threshold
+// (R < 0). Losses with no queue (channel errors, a broken link) do not steer
+// the law; the rate sender's safety floor (TFRC's equation on the loss over
+// every loss, on by default here) caps the rate whatever the law says.
+//
+//   [startup] X *= startup_gain per report interval while no queue shows
+//      │ queue: K = receive rate over the last 500 ms
+//      ▼
+//   [drain] X = drain_factor min(K, receive rate), until a report without
+//      │    a queue an RTT later; a queue still growing then: K = the
+//      │    receive rate (a path delivers its capacity while a queue
+//      │    stands), at most a drain_factor step down, and drain again
+//      ▼
+//   [cruise] X = (1 - cruise_margin) K, for C (cruise_s at first)
+//      │ queue: K = min(K, receive rate), at most one probe step down
+//      │        (a passing burst looks the same), C = cruise_s ──► [drain]
+//      │ C over ──► [probe]
+//   [probe] X = K + max(step K, queue_packets per 0.5 s); step = probe_gain,
+//      │       doubled per probe passed in a row (at most 4 probe_gain)
+//      │       until a queue has shown since the start or the last outage
+//      │ queue: K holds, C = min(2 C, cruise_max_s) ──► [drain]
+//      │ no queue in probe_reports reports of probe packets, and for long
+//      │   enough that the excess would have queued queue_packets packets:
+//      │   K = X, C = cruise_s ──► [probe] again
+//   any ──no report for nofeedback_intervals──► X /= 2, K kept, [recover]
+//   [recover] as startup, up to (1 - cruise_margin) K ──► [cruise];
+//      queue ──► K = min(K, receive rate) (*) ──► [drain]
+//   (*) K falls by at most one drain_factor step per report: a report of
+//       few packets after an outage says little about the path's capacity
+#pragma once
+
+#include <deque>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "knee/knee_wire.h"
+#include "mantra/params.h"
+#include "rate/rate_law.h"
+#include "rate/rate_sender.h"
+
+namespace mantra::knee {
+
+struct SenderConfig {
+  SendingConfig sending;         // safety_floor defaults to 1 here
+  double startup_gain = 1.15;    // rate growth per report while no queue shows
+  double cruise_margin = 0.03;   // cruise this far below K
+  double probe_gain = 0.03;      // probe this far above K
+  double drain_factor = 0.85;    // rate while a queue drains, of K
+  double cruise_s = 4.0;         // cruise this long between probes,
+  double cruise_max_s = 32.0;    // twice as long after each failed probe, up to this
+  int probe_reports = 2;         // reports of probe packets that must show no queue
+  double queue_packets = 0.5;    // a queue: mean delay above the floor beyond this many packet times
+  double base_window_s = 10.0;   // the delay floor is the minimum over this window
+  double queue_min_ms = 1.0;     // and beyond this, whatever the packet time (host jitter)
+  int nofeedback_intervals = 4;  // no report for this many report intervals (or RTTs, the longer)
+  bool agent_signal = false;     // R < 0 from LATP's agents counts as a queue (off: docs/protocols/mantra.md)
+  uint16_t src_port = 4000;
+  uint16_t dst_port = 4001;
+};
+
+class KneeLaw : public RateLaw {
+ public:
+  using Config = SenderConfig;
+  enum class Phase { kStartup, kDrain, kCruise, kProbe, kRecover };
+  static constexpr Duration kRateWindow = Duration::millis(500);
+  // Until a probe or a cruise has met a queue, probes passed in a row double
+  // the step, up to 4 probe_gain: a K far below the knee (after a false
+  // start) climbs in a few probes, not dozens. Once the knee is bracketed a
+  // doubled step would only overshoot it.
+  static constexpr int kMaxProbeDoublings = 2;
+  // A probe's excess is at least what queues queue_packets in this time: at a
+  // low K, 3 % is a fraction of a packet per second and would take seconds
+  // to show.
+  static constexpr Duration kLongestProbeDetect = Duration::millis(500);
+  // The receiver reports at most this often (its clock: max(RTT, this)).
+  static constexpr Duration kReportInterval = kMinReportInterval;
+  static constexpr Duration kInitialInterval = Duration::millis(100);  // 1 packet per 100 ms at first
+
+  explicit KneeLaw(const SenderConfig& config = {});
+  static std::string parse(const Params& params, SenderConfig& out);
+
+  size_t data_header_bytes() const override { return kDataHeaderBytes; }
+  void write_data(const DataStamp& stamp, const SendState& state, std::vector<uint8_t>& out) override;
+  ReportOutcome on_datagram(Time now, std::span<const uint8_t> bytes, SendState& state) override;
+  Rate allowed_rate(const SendState&) const override { return Rate::bytes_per_sec(rate_Bps_); }
+  std::optional<Duration> nofeedback_interval(const SendState& state) const override;
+  NofeedbackNext on_nofeedback(Time now, const SendState& state) override;
+  std::optional<FloorSignal> floor_signal() const override { return floor_; }
+  std::vector<std::pair<std::string, double>> diagnostics(const SendState& state) const override;
+
+  Phase phase() const { return phase_; }
+  double rate_Bps() const { return rate_Bps_; }
+  std::optional<double> knee_Bps() const { return knee_Bps_; }
+
+ private:
+  // What one report says about the path.
+  struct Reading {
+    bool queue = false;
+    double queue_ms = 0;          // mean delay above the floor
+    double receive_rate_Bps = 0;  // 0: the interval carried no data
+  };
+  Reading read(Time now, const Report& r, const SendState& state);
+  void on_report(Time now, const Report& r, const SendState& state);
+  void enter(Phase phase, Time now);
+  void set_rate(double rate_Bps, const SendState& state);
+  double base_owd_us() const { return base_.front().second; }
+  // The receive rate over the reports of the last `window` (bytes over the
+  // spans they cover; at least the latest report); 0: no report.
+  double received_Bps(Time now, Duration window) const;
+  // K lowered to a receive rate, by at most one drain_factor step.
+  double lowered_knee(double receive_rate_Bps) const;
+  void drain(Time now, double receive_rate_Bps, const SendState& state);
+  void cruise(Time now, const SendState& state);
+  // How long a probe must last for its excess over K to build a queue of
+  // queue_packets packets, were K the path's capacity.
+  Duration probe_detect_time(const SendState& state) const;
+  // The next probe's rate: K plus probe_gain K, doubled for each probe passed
+  // in a row (at most kMaxProbeDoublings times), and at least the excess that
+  // queues queue_packets packets within kLongestProbeDetect.
+  double probe_rate_Bps(const SendState& state) const;
+
+  SenderConfig config_;
+  double rate_Bps_;
+  Phase phase_ = Phase::kStartup;
+  Time phase_since_;
+  std::optional<double> knee_Bps_;
+  int probe_clean_reports_ = 0;
+  int probes_passed_in_row_ = 0;
+  // Whether a queue has shown at K + a step since the last start or outage:
+  // then K is known to a step, and probes no longer double.
+  bool knee_bracketed_ = false;
+  struct Received {
+    Time at;
+    uint32_t packets, bytes, interval_us;
+  };
+  std::deque<Received> received_;  // the reports of the last kRateWindow
+  Duration cruise_for_;            // how long the current cruise lasts
+  bool urgent_next_ = false;
+  // The delay floor: the minimum of the reports' minimum delays over the
+  // window, as an increasing deque of (time, owd_min_us).
+  std::deque<std::pair<Time, int64_t>> base_;
+  std::optional<FloorSignal> floor_;
+  double last_queue_ms_ = 0;
+  int64_t queues_ = 0, probes_ = 0, probes_up_ = 0, nofeedback_expiries_ = 0, agent_queues_ = 0, ce_queues_ = 0;
+};
+
+using KneeSender = RateSenderWith<KneeLaw>;
+
+}  // namespace mantra::knee

@@ -1,0 +1,74 @@
+// mantra's receiver (docs/protocols/mantra.md): it measures, the sender
+// decides.
+//
+// Model: per data packet, the one-way delay (receiver's clock minus the send
+// time the packet carries), its ECN mark, the rate field R the nodes on the
+// path stamped (LATP's agents, where they run) and the RFC 5348 loss
+// detection (three later packets). Once per sender RTT (the RTT the packet
+// carries; at once on a new loss, on the U bit, or on the first packet and
+// the first after an idle spell) it reports what arrived since the previous
+// report: packets, bytes and the span they cover, the minimum and mean
+// one-way delay, CE-marked packets, losses, the lowest R, and the loss event
+// rate over every loss.
+//
+//   data ──► ports checked (the first packet fixes the connection)
+//        ──► interval: packets, bytes, CE, min/mean delay, lowest R
+//        ──► LossDetector ──► losses ──► every-loss history; report now (L)
+//   [clock due] ──► report ──► new interval
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "common/every_loss_history.h"
+#include "common/loss_detector.h"
+#include "common/receive_rate_meter.h"
+#include "knee/knee_wire.h"
+#include "mantra/endpoint.h"
+#include "mantra/params.h"
+#include "rate/report_clock.h"
+
+namespace mantra::knee {
+
+struct ReceiverConfig {};
+
+class KneeReceiver : public Receiver {
+ public:
+  using Config = ReceiverConfig;
+  explicit KneeReceiver(ReceiverConfig = {}) {}
+  // Takes no parameter of its own; `floor_report` (which every receiver
+  // takes) is accepted: the report always carries the loss over every loss.
+  static std::string parse(const Params& params, ReceiverConfig& out);
+
+  void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override;
+  void handle_timeout(Time now) override { clock_.on_timeout(now); }
+  std::optional<Datagram> poll_transmit(Time now) override;
+  std::optional<Time> poll_timeout() const override { return clock_.deadline(); }
+  EndpointStats stats() const override;
+
+ private:
+  // What arrived since the last report.
+  struct Interval {
+    std::optional<Time> began;  // the last report, or the first arrival
+    uint32_t packets = 0, bytes = 0, ce = 0, losses = 0;
+    int64_t owd_min_us = 0;
+    double owd_sum_us = 0;
+    int32_t r_min_Bps = latp::kNoRateLimit;
+  };
+
+  EndpointStats stats_;
+  std::optional<std::pair<uint16_t, uint16_t>> ports_;  // the sender's (src, dst)
+  LossDetector detector_;
+  EveryLossHistory losses_;
+  ReceiveRateMeter arrivals_;  // for the first loss interval
+  Duration sender_rtt_;        // zero until the sender has one
+  ReportClock clock_;
+  Interval interval_;
+  bool loss_pending_ = false;
+  int64_t echo_send_time_us_ = 0;
+  Time last_arrival_;
+  int64_t loss_count_ = 0, reports_ = 0;
+};
+
+}  // namespace mantra::knee

@@ -1,0 +1,97 @@
+#include "knee/knee_wire.h"
+
+#include <string>
+
+namespace mantra::knee {
+namespace {
+
+// Sequence (24) | type (4) | flag (1) | reserved (3), as LATP packs it.
+constexpr uint32_t kSeqMask = latp::kSeqMask;
+uint32_t pack_word(uint32_t seq, bool flag) {
+  return ((seq & kSeqMask) << 8) | (uint32_t{kReportType} << 4) | (flag ? 0x8u : 0u);
+}
+
+}  // namespace
+
+void encode_data(const DataHeader& h, size_t packet_bytes, std::vector<uint8_t>& out) {
+  latp::encode_data(h.latp, latp::kDataHeaderBytes, out);
+  Writer w(out);
+  w.u64(static_cast<uint64_t>(h.send_time_us));
+  w.zeros(packet_bytes > kDataHeaderBytes ? packet_bytes - kDataHeaderBytes : 0);
+}
+
+std::vector<uint8_t> encode_report(const Report& r) {
+  std::vector<uint8_t> out;
+  Writer w(out);
+  w.u16(r.src_port);
+  w.u16(r.dst_port);
+  w.u32(pack_word(r.highest_seq, r.loss_detected));
+  w.u64(static_cast<uint64_t>(r.echo_send_time_us));
+  w.u32(r.elapsed_us);
+  w.u32(r.interval_us);
+  w.u32(r.packets);
+  w.u32(r.bytes);
+  w.u32(r.ce_packets);
+  w.u32(r.losses);
+  w.u64(static_cast<uint64_t>(r.owd_min_us));
+  w.u64(static_cast<uint64_t>(r.owd_mean_us));
+  w.u32(static_cast<uint32_t>(r.r_min_Bps));
+  w.u32(r.loss_event_rate_ppb);
+  return out;
+}
+
+DecodeResult<DataHeader> decode_data(std::span<const uint8_t> bytes) {
+  const auto latp = latp::decode_data(bytes);
+  if (!latp) return DecodeResult<DataHeader>::failure("mantra data: " + latp.error());
+  Reader r(bytes.subspan(latp::kDataHeaderBytes));
+  uint64_t send = 0;
+  if (!r.u64(send)) {
+    return DecodeResult<DataHeader>::failure("mantra data: truncated header (" + std::to_string(bytes.size()) + " of " +
+                                             std::to_string(kDataHeaderBytes) + " bytes)");
+  }
+  return DataHeader{*latp, static_cast<int64_t>(send)};
+}
+
+DecodeResult<Report> decode_report(std::span<const uint8_t> bytes) {
+  if (bytes.size() != kReportBytes) {
+    return DecodeResult<Report>::failure("mantra report: " + std::to_string(bytes.size()) + " bytes, not " +
+                                         std::to_string(kReportBytes));
+  }
+  Reader r(bytes);
+  Report out;
+  uint32_t word = 0, r_min = 0;
+  uint64_t echo = 0, owd_min = 0, owd_mean = 0;
+  r.u16(out.src_port);
+  r.u16(out.dst_port);
+  r.u32(word);
+  r.u64(echo);
+  r.u32(out.elapsed_us);
+  r.u32(out.interval_us);
+  r.u32(out.packets);
+  r.u32(out.bytes);
+  r.u32(out.ce_packets);
+  r.u32(out.losses);
+  r.u64(owd_min);
+  r.u64(owd_mean);
+  r.u32(r_min);
+  r.u32(out.loss_event_rate_ppb);
+  const uint8_t type = (word >> 4) & 0xF;
+  if (type != kReportType) {
+    return DecodeResult<Report>::failure("mantra report: packet type " + std::to_string(type) + " is not a report (" +
+                                         std::to_string(kReportType) + ")");
+  }
+  out.highest_seq = word >> 8;
+  out.loss_detected = (word & 0x8u) != 0;
+  out.echo_send_time_us = static_cast<int64_t>(echo);
+  out.owd_min_us = static_cast<int64_t>(owd_min);
+  out.owd_mean_us = static_cast<int64_t>(owd_mean);
+  out.r_min_Bps = static_cast<int32_t>(r_min);
+  if (out.owd_min_us > out.owd_mean_us) {
+    return DecodeResult<Report>::failure("mantra report: minimum one-way delay above the mean");
+  }
+  if (out.packets == 0 && out.bytes != 0) return DecodeResult<Report>::failure("mantra report: bytes without packets");
+  if (out.ce_packets > out.packets) return DecodeResult<Report>::failure("mantra report: more CE marks than packets");
+  return out;
+}
+
+}  // namespace mantra::knee

@@ -1,0 +1,77 @@
+// mantra's own packet formats (docs/protocols/mantra.md), big-endian.
+//
+// Data packet: LATP's 16-byte data header (latp/latp_wire.h, PT 1) unchanged,
+// so LATP's node agents, where they run, find the rate field R at byte 12 and
+// lower it to the throughput their node can still admit; then the send time
+// in microseconds of the sender's clock, for the one-way delay:
+//
+//   | LATP data header: ports, seq 24, PT 1, U, time stamp ms, RTT ms, R |  0..15
+//   |                 send time (64, us, sender's clock)                  | 16..23
+//
+// Report (receiver to sender), 64 bytes, one per feedback interval, on what
+// arrived since the previous report:
+//
+//   | src port 16 | dst port 16 |                                           0
+//   | highest seq (24) | PT 3 (4) | L (1) | res (3) |                       4
+//   | echo: send time of the highest packet (64, us) |                      8
+//   | elapsed since it arrived (32, us) | interval (32, us) |              16
+//   | packets (32) | bytes (32) | CE-marked packets (32) | losses (32) |   24
+//   | minimum one-way delay (signed 64, us) |                              40
+//   | mean one-way delay (signed 64, us) |                                 48
+//   | lowest R seen (signed 32, B/s; INT32_MAX: none) |                    56
+//   | loss event rate over every loss (32, parts per 10^9) |               60
+//
+// One-way delays are the receiver's clock minus the sender's: on one host or
+// in the simulator the true delay, across hosts that plus a fixed offset,
+// which the sender's law removes by working on delay above its minimum. PT 3
+// is no LATP type, so neither protocol takes the other's reports.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "latp/latp_wire.h"
+#include "mantra/units.h"
+#include "mantra/wire.h"
+
+namespace mantra::knee {
+
+constexpr size_t kDataHeaderBytes = latp::kDataHeaderBytes + 8;
+constexpr size_t kReportBytes = 64;
+constexpr uint8_t kReportType = 3;
+// The receiver reports once per max(the sender's RTT, this): ten reports a
+// second at most, about 4 % of a 2 Mb/s hop's air time beside 1000-byte
+// data at a chain's knee, where one per RTT (25-50 ms) would take 10 %.
+constexpr Duration kMinReportInterval = Duration::millis(200);
+
+struct DataHeader {
+  latp::DataHeader latp;  // ports, sequence, U, RTT, R
+  int64_t send_time_us = 0;
+};
+
+struct Report {
+  uint16_t src_port = 0;
+  uint16_t dst_port = 0;
+  uint32_t highest_seq = 0;  // 24 bits
+  bool loss_detected = false;
+  int64_t echo_send_time_us = 0;
+  uint32_t elapsed_us = 0;
+  uint32_t interval_us = 0;  // the span the counts cover
+  uint32_t packets = 0;
+  uint32_t bytes = 0;
+  uint32_t ce_packets = 0;
+  uint32_t losses = 0;
+  int64_t owd_min_us = 0;
+  int64_t owd_mean_us = 0;
+  int32_t r_min_Bps = latp::kNoRateLimit;
+  uint32_t loss_event_rate_ppb = 0;
+};
+
+// Writes the header, then zeros up to `packet_bytes` (>= kDataHeaderBytes).
+void encode_data(const DataHeader& h, size_t packet_bytes, std::vector<uint8_t>& out);
+std::vector<uint8_t> encode_report(const Report& r);
+DecodeResult<DataHeader> decode_data(std::span<const uint8_t> bytes);
+DecodeResult<Report> decode_report(std::span<const uint8_t> bytes);
+
+}  // namespace mantra::knee

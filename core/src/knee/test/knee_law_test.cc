@@ -1,0 +1,217 @@
+// mantra's rate law, rule by rule, with reports built by hand: every report
+// arrives 200 ms after the last, echoes a packet sent 100 ms before (RTT
+// 100 ms) and covers 200 ms; the delay floor is 20 ms and a queue is a mean
+// delay 10 ms or more above it (half a packet time at 50 kB/s).
+#include "knee/knee_law.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+namespace mantra::knee {
+namespace {
+
+Time ms(int64_t v) { return Time::from_us(v * 1000); }
+constexpr double kRate = 50'000;  // bytes/s the path delivers in these reports
+
+struct Path {
+  double queue_ms = 0;
+  double delivered_Bps = kRate;
+  uint32_t ce = 0;
+  int32_t r_min = latp::kNoRateLimit;
+};
+
+std::vector<uint8_t> report(Time now, Path p = {}) {
+  Report r;
+  r.src_port = 4001;
+  r.dst_port = 4000;
+  r.echo_send_time_us = now.us() - 100'000;
+  r.interval_us = 200'000;
+  r.packets = 10;
+  r.bytes = static_cast<uint32_t>(p.delivered_Bps * 0.2);
+  r.ce_packets = p.ce;
+  r.owd_min_us = 20'000;
+  r.owd_mean_us = 20'000 + static_cast<int64_t>(p.queue_ms * 1000);
+  r.r_min_Bps = p.r_min;
+  return encode_report(r);
+}
+
+class KneeLawTest : public ::testing::Test {
+ protected:
+  // Reports every 200 ms from `from` to `to` (both included); returns the next time.
+  Time feed(Time from, Time to, Path p = {}) {
+    Time t = from;
+    for (; t <= to; t = t + Duration::millis(200)) {
+      while (sender.poll_transmit(t)) {
+      }
+      sender.handle_datagram(t, report(t, p), Ecn::kNotEct);
+    }
+    return t;
+  }
+  const KneeLaw& law() const { return sender.law(); }
+  // Startup, then a queue at 1 s: K = 50 kB/s, draining; then cruise from 1.4 s.
+  Time to_cruise() {
+    Time t = feed(ms(200), ms(800));
+    t = feed(t, t, {.queue_ms = 20});
+    EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+    return feed(t, t + Duration::millis(200));
+  }
+
+  KneeSender sender{[] {
+    SenderConfig c;
+    c.sending.safety_floor = false;
+    return c;
+  }()};
+};
+
+TEST_F(KneeLawTest, StartsAtOnePacketPer100MsAndGrowsByTheGainEachReportInterval) {
+  EXPECT_NEAR(law().rate_Bps(), 10'000, 1);
+  feed(ms(200), ms(600));
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+  EXPECT_NEAR(law().rate_Bps(), 10'000 * 1.15 * 1.15 * 1.15, 1);
+}
+
+TEST_F(KneeLawTest, AQueueEndsStartupAtTheReceiveRateAndDrainsBelowIt) {
+  Time t = feed(ms(200), ms(800));
+  feed(t, t, {.queue_ms = 20, .delivered_Bps = 40'000});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+  // The receive rate of the reports of the last 500 ms: (10 + 10 + 8 kB) over 600 ms.
+  ASSERT_TRUE(law().knee_Bps());
+  EXPECT_NEAR(*law().knee_Bps(), 28'000 / 0.6, 1);
+  EXPECT_NEAR(law().rate_Bps(), 0.85 * 28'000 / 0.6, 1);
+}
+
+TEST_F(KneeLawTest, DelayBelowHalfAPacketTimeIsNoQueue) {
+  feed(ms(200), ms(800), {.queue_ms = 9});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+}
+
+TEST_F(KneeLawTest, DrainEndsInCruiseAMarginBelowTheKnee) {
+  to_cruise();
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kCruise);
+  EXPECT_NEAR(law().rate_Bps(), 0.97 * kRate, 1);
+}
+
+TEST_F(KneeLawTest, ADrainingQueueWaitsAndAGrowingOneLowersTheKnee) {
+  Time t = feed(ms(200), ms(800));
+  t = feed(t, t, {.queue_ms = 40});
+  t = feed(t, t + Duration::millis(200), {.queue_ms = 30});  // shrinking: keep draining
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+  EXPECT_NEAR(*law().knee_Bps(), kRate, 1);
+  // Growing below the drain rate: the receive rate, (10 + 10 + 2 kB) over 600 ms, is
+  // the path's; K falls to it, but by at most one drain step.
+  feed(t, t, {.queue_ms = 60, .delivered_Bps = 10'000});
+  EXPECT_NEAR(*law().knee_Bps(), 0.85 * kRate, 1);
+  EXPECT_NEAR(law().rate_Bps(), 0.85 * 22'000 / 0.6, 1);  // below what the path delivers
+}
+
+TEST_F(KneeLawTest, CruiseProbesAStepAboveTheKneeAndAPassedProbeRaisesIt) {
+  Time t = to_cruise();
+  t = feed(t, t + Duration::millis(3800));
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kProbe);
+  EXPECT_NEAR(law().rate_Bps(), 1.03 * kRate, 1);
+  // The probe must last an RTT and a report interval, plus the time its 3 %
+  // excess takes to queue half a packet (333 ms): three reports are not enough.
+  t = feed(t, t + Duration::millis(400));
+  EXPECT_NEAR(law().rate_Bps(), 1.03 * kRate, 1);
+  feed(t, t + Duration::millis(200));
+  EXPECT_NEAR(*law().knee_Bps(), 1.03 * kRate, 1);
+  EXPECT_NEAR(law().rate_Bps(), 1.03 * 1.06 * kRate, 1);  // passed in a row: twice the step
+}
+
+TEST_F(KneeLawTest, ALowKneeProbesByAtLeastHalfAPacketPerHalfSecond) {
+  // A false start leaves K at 5 kB/s: 3 % of it (150 B/s) would take 3.3 s to
+  // queue half a packet; the step is 1000 B/s (20 %) instead.
+  // (Half a packet time at 10 kB/s, the rate then, is 50 ms.)
+  Time t = feed(ms(200), ms(200), {.queue_ms = 80, .delivered_Bps = 5'000});
+  ASSERT_NEAR(*law().knee_Bps(), 5'000, 1);
+  t = feed(t, t + Duration::millis(4600), {.delivered_Bps = 5'000});
+  ASSERT_EQ(law().phase(), KneeLaw::Phase::kProbe);
+  EXPECT_NEAR(law().rate_Bps(), 5'000 + 1'000, 1);
+}
+
+TEST_F(KneeLawTest, AFailedProbeKeepsTheKneeAndDoublesTheCruise) {
+  Time t = to_cruise();
+  t = feed(t, t + Duration::millis(3800));
+  ASSERT_EQ(law().phase(), KneeLaw::Phase::kProbe);
+  t = feed(t, t, {.queue_ms = 15});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+  EXPECT_NEAR(*law().knee_Bps(), kRate, 1);
+  t = feed(t, t + Duration::millis(200));
+  ASSERT_EQ(law().phase(), KneeLaw::Phase::kCruise);
+  t = feed(t, t + Duration::millis(7600));  // 8 s: not yet
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kCruise);
+  t = feed(t, t + Duration::millis(400));
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kProbe);
+  EXPECT_NEAR(law().rate_Bps(), 1.03 * kRate, 1);
+  // The knee is bracketed now: a passed probe no longer doubles the next step.
+  feed(t, t + Duration::millis(600));
+  EXPECT_NEAR(*law().knee_Bps(), 1.03 * kRate, 1);
+  EXPECT_NEAR(law().rate_Bps(), 1.03 * 1.03 * kRate, 1);
+}
+
+TEST_F(KneeLawTest, AQueueInCruiseLowersTheKneeByAtMostOneProbeStep) {
+  Time t = to_cruise();
+  feed(t, t, {.queue_ms = 30, .delivered_Bps = 20'000});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+  EXPECT_NEAR(*law().knee_Bps(), 0.97 * kRate, 1);
+}
+
+TEST_F(KneeLawTest, ACeMarkIsAQueueAndTheAgentsRateOnlyWhenAsked) {
+  Time t = feed(ms(200), ms(400), {.r_min = -5000});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);  // agent_signal is off by default
+  feed(t, t, {.ce = 1});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+
+  SenderConfig c;
+  c.agent_signal = true;
+  KneeSender with_agents(c);
+  with_agents.poll_transmit(ms(0));
+  with_agents.handle_datagram(ms(200), report(ms(200), {.r_min = -5000}), Ecn::kNotEct);
+  EXPECT_EQ(with_agents.law().phase(), KneeLaw::Phase::kDrain);
+}
+
+TEST_F(KneeLawTest, NoReportsHalveTheRateAndRecoveryReturnsToTheKnee) {
+  Time t = to_cruise();
+  ASSERT_TRUE(sender.poll_timeout());
+  const Time deadline = sender.state().nofeedback_deadline().value();
+  EXPECT_EQ(deadline, t - Duration::millis(200) + Duration::millis(800));  // 4 report intervals
+  sender.handle_timeout(deadline);
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kRecover);
+  EXPECT_NEAR(law().rate_Bps(), 0.97 * kRate / 2, 1);
+  t = feed(deadline + Duration::millis(100), deadline + Duration::millis(1100));
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kCruise);
+  EXPECT_NEAR(law().rate_Bps(), 0.97 * kRate, 1);
+}
+
+TEST_F(KneeLawTest, TheDelayFloorFollowsALongerPathAfterItsWindow) {
+  Time t = to_cruise();
+  // The path grows by 15 ms: a queue at first, a floor 10 s later.
+  for (int i = 0; i < 60; ++i, t = t + Duration::millis(200)) {
+    while (sender.poll_transmit(t)) {
+    }
+    auto bytes = report(t);
+    auto rep = *decode_report(bytes);
+    rep.owd_min_us += 15'000;
+    rep.owd_mean_us += 15'000;
+    sender.handle_datagram(t, encode_report(rep), Ecn::kNotEct);
+  }
+  std::map<std::string, double> d;
+  for (const auto& [name, value] : law().diagnostics(sender.state())) d[name] = value;
+  EXPECT_NEAR(d.at("delay_floor_ms"), 35, 0.01);
+  EXPECT_NEAR(d.at("last_queue_ms"), 0, 0.01);
+}
+
+TEST(KneeLawParse, RefusesValuesOutsideTheirRange) {
+  SenderConfig c;
+  EXPECT_EQ(KneeLaw::parse({{"cruise_margin", 1}}, c), "cruise_margin must be in [0, 1)");
+  EXPECT_EQ(KneeLaw::parse({{"probe_reports", 1.5}}, c), "probe_reports must be a whole number in [1, 100]");
+  EXPECT_EQ(KneeLaw::parse({{"cruise_max_s", 1}}, c), "cruise_max_s must be in [cruise_s, 3600]");
+  EXPECT_EQ(KneeLaw::parse({}, c), "");
+  EXPECT_TRUE(c.sending.safety_floor);  // on unless asked off
+  EXPECT_FALSE(c.agent_signal);
+}
+
+}  // namespace
+}  // namespace mantra::knee

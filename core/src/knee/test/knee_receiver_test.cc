@@ -1,0 +1,80 @@
+// mantra's receiver: what one report says about the packets since the last
+// (one-way delays, marks, the lowest R, the receive span), when it reports,
+// and whose packets it takes.
+#include "knee/knee_receiver.h"
+
+#include <gtest/gtest.h>
+
+namespace mantra::knee {
+namespace {
+
+Time ms(int64_t v) { return Time::from_us(v * 1000); }
+
+std::vector<uint8_t> data(uint32_t seq, Time sent, int32_t r = latp::kNoRateLimit, uint16_t rtt_ms = 50,
+                          uint16_t src_port = 4000) {
+  DataHeader h;
+  h.latp.src_port = src_port;
+  h.latp.dst_port = 4001;
+  h.latp.seq = seq;
+  h.latp.rtt_ms = rtt_ms;
+  h.latp.rate_feedback_Bps = r;
+  h.send_time_us = sent.us();
+  std::vector<uint8_t> b;
+  encode_data(h, 1000, b);
+  return b;
+}
+
+std::optional<Report> report(KneeReceiver& r, Time now) {
+  auto d = r.poll_transmit(now);
+  if (!d) return std::nullopt;
+  return *decode_report(d->bytes);
+}
+
+TEST(KneeReceiver, ReportsTheDelaysMarksAndLowestRateOfTheInterval) {
+  KneeReceiver r;
+  r.handle_datagram(ms(30), data(0, ms(0)), Ecn::kEct0);  // the first packet is answered at once
+  ASSERT_TRUE(report(r, ms(30)));
+  r.handle_datagram(ms(60), data(1, ms(40)), Ecn::kEct0);
+  r.handle_datagram(ms(110), data(2, ms(80), 9000), Ecn::kCe);
+  r.handle_datagram(ms(150), data(3, ms(120), 12000), Ecn::kEct0);
+  EXPECT_FALSE(report(r, ms(150)));  // the clock: max(RTT 50 ms, 200 ms) after the last report
+  r.handle_timeout(ms(230));
+  const auto rep = report(r, ms(230));
+  ASSERT_TRUE(rep);
+  EXPECT_EQ(rep->packets, 3u);
+  EXPECT_EQ(rep->bytes, 3000u);
+  EXPECT_EQ(rep->ce_packets, 1u);
+  EXPECT_EQ(rep->owd_min_us, 20'000);
+  EXPECT_EQ(rep->owd_mean_us, 26'667);  // (20 + 30 + 30) / 3 ms
+  EXPECT_EQ(rep->r_min_Bps, 9000);      // the packet no node bounded does not count
+  EXPECT_EQ(rep->interval_us, 200'000u);
+  EXPECT_EQ(rep->echo_send_time_us, ms(120).us());
+  EXPECT_EQ(rep->elapsed_us, 80'000u);
+  EXPECT_EQ(rep->highest_seq, 3u);
+  EXPECT_FALSE(rep->loss_detected);
+  EXPECT_EQ(rep->loss_event_rate_ppb, 0u);
+}
+
+TEST(KneeReceiver, ReportsALossAtOnceWithTheLossEventRate) {
+  KneeReceiver r;
+  r.handle_datagram(ms(10), data(0, ms(0)), Ecn::kNotEct);
+  report(r, ms(10));
+  for (uint32_t seq = 2; seq <= 4; ++seq) r.handle_datagram(ms(10 + 10 * seq), data(seq, ms(10 * seq)), Ecn::kNotEct);
+  const auto rep = report(r, ms(50));  // three later packets: seq 1 is lost
+  ASSERT_TRUE(rep);
+  EXPECT_TRUE(rep->loss_detected);
+  EXPECT_EQ(rep->losses, 1u);
+  EXPECT_GT(rep->loss_event_rate_ppb, 0u);
+}
+
+TEST(KneeReceiver, TakesOnlyItsFirstSendersPackets) {
+  KneeReceiver r;
+  r.handle_datagram(ms(10), data(0, ms(0)), Ecn::kNotEct);
+  r.handle_datagram(ms(20), data(1, ms(10), latp::kNoRateLimit, 50, 5555), Ecn::kNotEct);
+  r.handle_datagram(ms(20), std::vector<uint8_t>(10, 0), Ecn::kNotEct);
+  EXPECT_EQ(r.stats().datagrams_received, 1);
+  EXPECT_EQ(r.stats().datagrams_rejected, 2);
+}
+
+}  // namespace
+}  // namespace mantra::knee

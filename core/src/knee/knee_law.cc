@@ -79,7 +79,7 @@ void KneeLaw::write_data(const DataStamp& stamp, const SendState& state, std::ve
 
 std::optional<Duration> KneeLaw::nofeedback_interval(const SendState& state) const {
   if (!state.has_rtt()) return kInitialNofeedback;
-  return std::max(state.rtt().smoothed(), kReportInterval) * config_.nofeedback_intervals;
+  return std::max(state.rtt().smoothed(), report_interval_) * config_.nofeedback_intervals;
 }
 
 ReportOutcome KneeLaw::on_datagram(Time now, std::span<const uint8_t> bytes, SendState& state) {
@@ -96,6 +96,7 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
   Reading out;
   if (r.interval_us > 0) out.receive_rate_Bps = static_cast<double>(r.bytes) * 1e6 / r.interval_us;
   if (out.receive_rate_Bps > 0) floor_ = FloorSignal{floor_loss_from_ppb(r.loss_event_rate_ppb), out.receive_rate_Bps};
+  if (r.periodic && r.interval_us > 0) report_interval_ = Duration::micros(r.interval_us);
   if (r.packets == 0) return out;
   received_.push_back({now, r.packets, r.bytes, r.interval_us});
   while (received_.front().at < now - kRateWindow) received_.pop_front();
@@ -136,14 +137,14 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
   const Reading in = read(now, r, state);
   if (r.packets == 0) return;
   const double x_recv = received_Bps(now, kRateWindow);
-  const Duration settle = state.rtt().smoothed() + kReportInterval;  // until reports show the new rate
+  const Duration settle = state.rtt().smoothed() + report_interval_;  // until reports show the new rate
   switch (phase_) {
     case Phase::kStartup:
     case Phase::kRecover:
       if (in.queue) {
         knee_Bps_ = phase_ == Phase::kStartup || !knee_Bps_ ? x_recv : lowered_knee(x_recv);
         drain(now, x_recv, state);
-      } else if (now - phase_since_ >= kReportInterval) {
+      } else if (now - phase_since_ >= report_interval_) {
         phase_since_ = now;
         set_rate(rate_Bps_ * config_.startup_gain, state);
         if (phase_ == Phase::kRecover && knee_Bps_ && rate_Bps_ >= (1 - config_.cruise_margin) * *knee_Bps_)

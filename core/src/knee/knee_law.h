@@ -86,8 +86,7 @@ class KneeLaw : public RateLaw {
   // low K, 3 % is a fraction of a packet per second and would take seconds
   // to show.
   static constexpr Duration kLongestProbeDetect = Duration::millis(500);
-  // The receiver reports at most this often (its clock: max(RTT, this)).
-  static constexpr Duration kReportInterval = kMinReportInterval;
+
   static constexpr Duration kInitialInterval = Duration::millis(100);  // 1 packet per 100 ms at first
 
   explicit KneeLaw(const SenderConfig& config = {});
@@ -154,6 +153,10 @@ class KneeLaw : public RateLaw {
   // window, as an increasing deque of (time, owd_min_us).
   std::deque<std::pair<Time, int64_t>> base_;
   std::optional<FloorSignal> floor_;
+  // The receiver's report interval, as its last periodic report (P) spanned;
+  // the default until one arrives. The unit of startup's growth, of the
+  // time a new rate takes to show, and of the no-feedback timer.
+  Duration report_interval_ = kDefaultReportInterval;
   double last_queue_ms_ = 0;
   int64_t queues_ = 0, probes_ = 0, probes_up_ = 0, nofeedback_expiries_ = 0, agent_queues_ = 0, ce_queues_ = 0;
 };

@@ -12,9 +12,12 @@ uint32_t saturated_u32(int64_t v) { return static_cast<uint32_t>(std::clamp<int6
 
 }  // namespace
 
-std::string KneeReceiver::parse(const Params& params, ReceiverConfig&) {
+std::string KneeReceiver::parse(const Params& params, ReceiverConfig& out) {
   ParamReader r(params);
   read_floor_report(r);
+  const double ms = r.get("report_interval_ms", static_cast<double>(out.report_interval.us()) / 1000);
+  r.require(ms >= 10 && ms <= 10000, "report_interval_ms must be in [10, 10000]");
+  out.report_interval = Duration::from_seconds(ms / 1000);
   return r.finish();
 }
 
@@ -51,9 +54,14 @@ void KneeReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
     loss_count_ += arrival.loss_count();
     in.losses = saturated_u32(int64_t{in.losses} + arrival.loss_count());
     loss_pending_ = true;
+    report_at_once_ = true;
     clock_.report_now();
   }
-  if (h->latp.urgent) clock_.report_now();
+  if (h->latp.urgent) {
+    report_at_once_ = true;
+    clock_.report_now();
+  }
+  if (!clock_.deadline()) report_at_once_ = true;  // no clock runs: the first packet, or after an idle spell
   clock_.on_data();
 }
 
@@ -64,6 +72,7 @@ std::optional<Datagram> KneeReceiver::poll_transmit(Time now) {
   r.dst_port = ports_->first;
   r.highest_seq = static_cast<uint32_t>(detector_.highest_seq()) & latp::kSeqMask;
   r.loss_detected = loss_pending_;
+  r.periodic = !report_at_once_;
   r.echo_send_time_us = echo_send_time_us_;
   r.elapsed_us = saturated_u32((now - last_arrival_).us());
   r.interval_us = interval_.began ? saturated_u32((now - *interval_.began).us()) : 0;
@@ -82,9 +91,10 @@ std::optional<Datagram> KneeReceiver::poll_transmit(Time now) {
   interval_ = Interval{};
   interval_.began = now;
   loss_pending_ = false;
+  report_at_once_ = false;
   ++reports_;
   // No RTT yet: no clock, every packet asks for a report itself.
-  clock_.reported(now, sender_rtt_ > Duration::zero() ? std::max(sender_rtt_, kMinReportInterval) : Duration::zero());
+  clock_.reported(now, sender_rtt_ > Duration::zero() ? std::max(sender_rtt_, report_interval_) : Duration::zero());
   return report_datagram(encode_report(r), stats_);
 }
 

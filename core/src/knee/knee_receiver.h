@@ -31,14 +31,18 @@
 
 namespace mantra::knee {
 
-struct ReceiverConfig {};
+struct ReceiverConfig {
+  // Reports go out once per max(the sender's RTT, this) while data arrives.
+  Duration report_interval = kDefaultReportInterval;
+};
 
 class KneeReceiver : public Receiver {
  public:
   using Config = ReceiverConfig;
-  explicit KneeReceiver(ReceiverConfig = {}) {}
-  // Takes no parameter of its own; `floor_report` (which every receiver
-  // takes) is accepted: the report always carries the loss over every loss.
+  explicit KneeReceiver(ReceiverConfig config = {}) : report_interval_(config.report_interval) {}
+  // Reads `report_interval_ms` (10 .. 10000, default 400); `floor_report`
+  // (which every receiver takes) is accepted: the report always carries the
+  // loss over every loss.
   static std::string parse(const Params& params, ReceiverConfig& out);
 
   void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override;
@@ -57,6 +61,7 @@ class KneeReceiver : public Receiver {
     int32_t r_min_Bps = latp::kNoRateLimit;
   };
 
+  Duration report_interval_;
   EndpointStats stats_;
   std::optional<std::pair<uint16_t, uint16_t>> ports_;  // the sender's (src, dst)
   LossDetector detector_;
@@ -66,6 +71,7 @@ class KneeReceiver : public Receiver {
   ReportClock clock_;
   Interval interval_;
   bool loss_pending_ = false;
+  bool report_at_once_ = false;  // the next report is not the clock's (loss, U bit, first packet)
   int64_t echo_send_time_us_ = 0;
   Time last_arrival_;
   int64_t loss_count_ = 0, reports_ = 0;

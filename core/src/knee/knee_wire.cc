@@ -5,10 +5,10 @@
 namespace mantra::knee {
 namespace {
 
-// Sequence (24) | type (4) | flag (1) | reserved (3), as LATP packs it.
+// Sequence (24) | type (4) | L (1) | P (1) | reserved (2), as LATP packs its word.
 constexpr uint32_t kSeqMask = latp::kSeqMask;
-uint32_t pack_word(uint32_t seq, bool flag) {
-  return ((seq & kSeqMask) << 8) | (uint32_t{kReportType} << 4) | (flag ? 0x8u : 0u);
+uint32_t pack_word(uint32_t seq, bool loss, bool periodic) {
+  return ((seq & kSeqMask) << 8) | (uint32_t{kReportType} << 4) | (loss ? 0x8u : 0u) | (periodic ? 0x4u : 0u);
 }
 
 }  // namespace
@@ -25,7 +25,7 @@ std::vector<uint8_t> encode_report(const Report& r) {
   Writer w(out);
   w.u16(r.src_port);
   w.u16(r.dst_port);
-  w.u32(pack_word(r.highest_seq, r.loss_detected));
+  w.u32(pack_word(r.highest_seq, r.loss_detected, r.periodic));
   w.u64(static_cast<uint64_t>(r.echo_send_time_us));
   w.u32(r.elapsed_us);
   w.u32(r.interval_us);
@@ -82,6 +82,7 @@ DecodeResult<Report> decode_report(std::span<const uint8_t> bytes) {
   }
   out.highest_seq = word >> 8;
   out.loss_detected = (word & 0x8u) != 0;
+  out.periodic = (word & 0x4u) != 0;
   out.echo_send_time_us = static_cast<int64_t>(echo);
   out.owd_min_us = static_cast<int64_t>(owd_min);
   out.owd_mean_us = static_cast<int64_t>(owd_mean);

@@ -1,6 +1,6 @@
 // mantra's rate law, rule by rule, with reports built by hand: every report
 // arrives 200 ms after the last, echoes a packet sent 100 ms before (RTT
-// 100 ms) and covers 200 ms; the delay floor is 20 ms and a queue is a mean
+// 100 ms) and covers 200 ms (a receiver with report_interval_ms 200); the delay floor is 20 ms and a queue is a mean
 // delay 10 ms or more above it (half a packet time at 50 kB/s).
 #include "knee/knee_law.h"
 
@@ -28,6 +28,7 @@ std::vector<uint8_t> report(Time now, Path p = {}) {
   r.dst_port = 4000;
   r.echo_send_time_us = now.us() - 100'000;
   r.interval_us = 200'000;
+  r.periodic = true;  // the receiver's clock: the law learns its 200-ms interval
   r.packets = 10;
   r.bytes = static_cast<uint32_t>(p.delivered_Bps * 0.2);
   r.ce_packets = p.ce;

@@ -33,13 +33,17 @@ std::optional<Report> report(KneeReceiver& r, Time now) {
 TEST(KneeReceiver, ReportsTheDelaysMarksAndLowestRateOfTheInterval) {
   KneeReceiver r;
   r.handle_datagram(ms(30), data(0, ms(0)), Ecn::kEct0);  // the first packet is answered at once
-  ASSERT_TRUE(report(r, ms(30)));
+  const auto first = report(r, ms(30));
+  ASSERT_TRUE(first);
+  EXPECT_FALSE(first->periodic);
   r.handle_datagram(ms(60), data(1, ms(40)), Ecn::kEct0);
   r.handle_datagram(ms(110), data(2, ms(80), 9000), Ecn::kCe);
   r.handle_datagram(ms(150), data(3, ms(120), 12000), Ecn::kEct0);
-  EXPECT_FALSE(report(r, ms(150)));  // the clock: max(RTT 50 ms, 200 ms) after the last report
-  r.handle_timeout(ms(230));
-  const auto rep = report(r, ms(230));
+  EXPECT_FALSE(report(r, ms(150)));  // the clock: max(RTT 50 ms, 400 ms) after the last report
+  r.handle_timeout(ms(429));
+  EXPECT_FALSE(report(r, ms(429)));
+  r.handle_timeout(ms(430));
+  const auto rep = report(r, ms(430));
   ASSERT_TRUE(rep);
   EXPECT_EQ(rep->packets, 3u);
   EXPECT_EQ(rep->bytes, 3000u);
@@ -47,9 +51,10 @@ TEST(KneeReceiver, ReportsTheDelaysMarksAndLowestRateOfTheInterval) {
   EXPECT_EQ(rep->owd_min_us, 20'000);
   EXPECT_EQ(rep->owd_mean_us, 26'667);  // (20 + 30 + 30) / 3 ms
   EXPECT_EQ(rep->r_min_Bps, 9000);      // the packet no node bounded does not count
-  EXPECT_EQ(rep->interval_us, 200'000u);
+  EXPECT_EQ(rep->interval_us, 400'000u);
+  EXPECT_TRUE(rep->periodic);
   EXPECT_EQ(rep->echo_send_time_us, ms(120).us());
-  EXPECT_EQ(rep->elapsed_us, 80'000u);
+  EXPECT_EQ(rep->elapsed_us, 280'000u);
   EXPECT_EQ(rep->highest_seq, 3u);
   EXPECT_FALSE(rep->loss_detected);
   EXPECT_EQ(rep->loss_event_rate_ppb, 0u);
@@ -63,8 +68,20 @@ TEST(KneeReceiver, ReportsALossAtOnceWithTheLossEventRate) {
   const auto rep = report(r, ms(50));  // three later packets: seq 1 is lost
   ASSERT_TRUE(rep);
   EXPECT_TRUE(rep->loss_detected);
+  EXPECT_FALSE(rep->periodic);
   EXPECT_EQ(rep->losses, 1u);
   EXPECT_GT(rep->loss_event_rate_ppb, 0u);
+}
+
+TEST(KneeReceiver, ReportsAtTheIntervalItIsGiven) {
+  ReceiverConfig c;
+  EXPECT_EQ(KneeReceiver::parse({{"report_interval_ms", 5}}, c), "report_interval_ms must be in [10, 10000]");
+  ASSERT_EQ(KneeReceiver::parse({{"report_interval_ms", 100}}, c), "");
+  KneeReceiver r(c);
+  r.handle_datagram(ms(10), data(0, ms(0)), Ecn::kNotEct);
+  report(r, ms(10));
+  r.handle_datagram(ms(50), data(1, ms(40)), Ecn::kNotEct);
+  EXPECT_EQ(r.poll_timeout(), ms(110));
 }
 
 TEST(KneeReceiver, TakesOnlyItsFirstSendersPackets) {

@@ -50,6 +50,7 @@ Report report() {
   r.dst_port = 4000;
   r.highest_seq = 77;
   r.loss_detected = true;
+  r.periodic = true;
   r.echo_send_time_us = 9'000'000;
   r.elapsed_us = 1500;
   r.interval_us = 200'000;
@@ -73,6 +74,7 @@ TEST(KneeWire, ReportRoundTrips) {
   EXPECT_EQ(r->owd_min_us, -5'000);
   EXPECT_EQ(r->r_min_Bps, -1200);
   EXPECT_TRUE(r->loss_detected);
+  EXPECT_TRUE(r->periodic);
 }
 
 TEST(KneeWire, ReportsThatCannotBeAreRefused) {

@@ -85,7 +85,11 @@ std::optional<Duration> KneeLaw::nofeedback_interval(const SendState& state) con
 ReportOutcome KneeLaw::on_datagram(Time now, std::span<const uint8_t> bytes, SendState& state) {
   const auto r = decode_report(bytes);
   if (!r || r->src_port != config_.dst_port || r->dst_port != config_.src_port) return ReportOutcome::kRejected;
-  if (r->echo_send_time_us > now.us()) return ReportOutcome::kRejected;  // echoes a packet not yet sent
+  // It echoes a packet sent before now, `elapsed` after its arrival.
+  if (r->echo_send_time_us < 0 || r->echo_send_time_us > now.us() ||
+      int64_t{r->elapsed_us} > now.us() - r->echo_send_time_us) {
+    return ReportOutcome::kRejected;
+  }
   const Duration sample = Duration::micros(now.us() - r->echo_send_time_us - r->elapsed_us);
   state.add_rtt_sample(std::max(sample, kMinRtt));
   on_report(now, *r, state);
@@ -107,7 +111,7 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
 
   const double packet_rate_Bps = knee_Bps_.value_or(std::max(out.receive_rate_Bps, rate_Bps_));
   const double packet_time_us = static_cast<double>(state.packet_bytes()) * 1e6 / packet_rate_Bps;
-  const double queue_us = static_cast<double>(r.owd_mean_us - base_owd_us());
+  const double queue_us = static_cast<double>(r.owd_mean_us) - static_cast<double>(base_owd_us());  // any wire values
   last_queue_ms_ = queue_us / 1000.0;
   out.queue_ms = last_queue_ms_;
   const double threshold_us = std::max(config_.queue_packets * packet_time_us, config_.queue_min_ms * 1000);

@@ -39,7 +39,9 @@ void KneeReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
 
   Interval& in = interval_;
   if (!in.began) in.began = now;
-  const int64_t owd_us = now.us() - h->send_time_us;
+  // Any 64-bit send time may come off the wire: the difference saturates.
+  int64_t owd_us = 0;
+  if (__builtin_sub_overflow(now.us(), h->send_time_us, &owd_us)) owd_us = h->send_time_us < 0 ? INT64_MAX : INT64_MIN;
   in.owd_min_us = in.packets == 0 ? owd_us : std::min(in.owd_min_us, owd_us);
   in.owd_sum_us += static_cast<double>(owd_us);
   ++in.packets;
@@ -83,7 +85,8 @@ std::optional<Datagram> KneeReceiver::poll_transmit(Time now) {
   if (interval_.packets > 0) {
     r.owd_min_us = interval_.owd_min_us;
     r.owd_mean_us =
-        std::max(r.owd_min_us, static_cast<int64_t>(std::llround(interval_.owd_sum_us / interval_.packets)));
+        std::max(r.owd_min_us,
+                 static_cast<int64_t>(std::llround(std::clamp(interval_.owd_sum_us / interval_.packets, -9e18, 9e18))));
   }
   r.r_min_Bps = interval_.r_min_Bps;
   r.loss_event_rate_ppb = floor_loss_ppb(losses_.loss_event_rate());

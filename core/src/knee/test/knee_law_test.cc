@@ -204,6 +204,19 @@ TEST_F(KneeLawTest, TheDelayFloorFollowsALongerPathAfterItsWindow) {
   EXPECT_NEAR(d.at("last_queue_ms"), 0, 0.01);
 }
 
+TEST_F(KneeLawTest, AReportEchoingNoPacketSentIsRefused) {
+  while (sender.poll_transmit(ms(0))) {
+  }
+  auto rep = *decode_report(report(ms(200)));
+  rep.echo_send_time_us = -1;
+  sender.handle_datagram(ms(200), encode_report(rep), Ecn::kNotEct);
+  rep.echo_send_time_us = ms(100).us();
+  rep.elapsed_us = 100'001;  // arrived before it was sent
+  sender.handle_datagram(ms(200), encode_report(rep), Ecn::kNotEct);
+  EXPECT_EQ(sender.stats().datagrams_rejected, 2);
+  EXPECT_FALSE(sender.state().has_rtt());
+}
+
 TEST(KneeLawParse, RefusesValuesOutsideTheirRange) {
   SenderConfig c;
   EXPECT_EQ(KneeLaw::parse({{"cruise_margin", 1}}, c), "cruise_margin must be in [0, 1)");

@@ -84,6 +84,15 @@ TEST(KneeReceiver, ReportsAtTheIntervalItIsGiven) {
   EXPECT_EQ(r.poll_timeout(), ms(110));
 }
 
+TEST(KneeReceiver, ASendTimeFromAnyClockSaturatesTheDelay) {
+  KneeReceiver r;
+  r.handle_datagram(ms(10), data(0, Time::from_us(INT64_MIN)), Ecn::kNotEct);
+  auto rep = report(r, ms(10));
+  ASSERT_TRUE(rep);
+  EXPECT_EQ(rep->owd_min_us, INT64_MAX);
+  EXPECT_EQ(rep->owd_mean_us, INT64_MAX);
+}
+
 TEST(KneeReceiver, TakesOnlyItsFirstSendersPackets) {
   KneeReceiver r;
   r.handle_datagram(ms(10), data(0, ms(0)), Ecn::kNotEct);

@@ -28,7 +28,7 @@ MANET = dict(
 
 
 # sim/src/apps/flow_kinds.cc, in order
-KNOWN_KINDS = "(known: tfrc, adtfrc, latp, tfwmfc, tfrc-loss, cbr, reno, newreno, freeze-probing, vegas, tcp)"
+KNOWN_KINDS = "(known: tfrc, adtfrc, latp, tfwmfc, tfrc-loss, cbr, mantra, reno, newreno, freeze-probing, vegas, tcp)"
 
 
 def spec(**changes):

@@ -73,3 +73,23 @@ def test_tcp_with_ns2_settings_survives_loss_with_a_small_buffer(write_spec):
     r = sim(write_spec(tcp_over_long_pipe(8, loss=0.05)))
     f = r["flows"][0]
     assert f["throughput_kbps"] > 0 and f["diagnostics"]["sender"]["gave_up"] == 0
+
+
+def test_a_phase_gives_jains_index_of_the_flows_active_in_it(write_spec):
+    # Two CBR flows far below a 10 Mb/s line: each receives its own rate. In
+    # (5, 10] s only the 1 Mb/s flow runs; in (15, 20] both, 1 and 3 Mb/s:
+    # Jain's index (1 + 3)² / (2 (1² + 3²)) = 0.8.
+    spec = {
+        "duration": 20,
+        "seed": 1,
+        "phases": {"alone": [5, 10], "both": [15, 20]},
+        "topology": {"kind": "p2p", "bandwidth": "10Mbps", "delay": "10ms", "queue": 100},
+        "flows": [
+            {"protocol": "cbr", "src": 0, "dst": 1, "start": 1, "rate": "1Mbps"},
+            {"protocol": "cbr", "src": 0, "dst": 1, "start": 11, "rate": "3Mbps"},
+        ],
+    }
+    phases = sim(write_spec(spec))["phases"]
+    assert phases["alone"]["flows"] == 1 and phases["alone"]["jain"] == 1
+    assert phases["both"]["flows"] == 2
+    assert abs(phases["both"]["jain"] - 0.8) < 0.01

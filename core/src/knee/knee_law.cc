@@ -130,6 +130,8 @@ void KneeLaw::enter(Phase phase, Time now) {
   phase_ = phase;
   phase_since_ = now;
   probe_clean_reports_ = 0;
+  probe_bytes_ = 0;
+  probe_us_ = 0;
 }
 
 void KneeLaw::set_rate(double rate_Bps, const SendState& state) {
@@ -150,7 +152,10 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
         drain(now, x_recv, state);
       } else if (now - phase_since_ >= report_interval_) {
         phase_since_ = now;
-        set_rate(rate_Bps_ * config_.startup_gain, state);
+        // What the path delivered bounds the growth: a sender held below its rate
+        // (by the loss floor, or a host that cannot send faster) sees no queue,
+        // and its rate must not run away from what it can send.
+        set_rate(std::min(rate_Bps_ * config_.startup_gain, kMaxOverReceived * x_recv), state);
         if (phase_ == Phase::kRecover && knee_Bps_ && rate_Bps_ >= (1 - config_.cruise_margin) * *knee_Bps_)
           cruise(now, state);
       }
@@ -182,12 +187,18 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
         knee_bracketed_ = true;
         cruise_for_ = std::min(cruise_for_ * 2, Duration::from_seconds(config_.cruise_max_s));
         drain(now, x_recv, state);
-      } else if (r.echo_send_time_us - int64_t{r.interval_us} >= phase_since_.us() &&
-                 ++probe_clean_reports_ >= config_.probe_reports &&
-                 now - phase_since_ >= settle + probe_detect_time(state)) {
+      } else if (r.echo_send_time_us - int64_t{r.interval_us} >= phase_since_.us()) {  // probe packets only
+        ++probe_clean_reports_;
+        probe_bytes_ += r.bytes;
+        probe_us_ += r.interval_us;
+        if (probe_clean_reports_ < config_.probe_reports || now - phase_since_ < settle + probe_detect_time(state))
+          break;
         ++probes_up_;
         ++probes_passed_in_row_;
-        knee_Bps_ = rate_Bps_;  // crossed without a queue: the knee is at least this
+        // Crossed without a queue: the knee is at least what arrived at this rate
+        // (not the rate itself, which the sender may not have reached).
+        const double probed_Bps = probe_us_ > 0 ? probe_bytes_ * 1e6 / probe_us_ : 0;
+        knee_Bps_ = std::max(*knee_Bps_, std::min(rate_Bps_, probed_Bps));
         cruise_for_ = Duration::from_seconds(config_.cruise_s);
         ++probes_;
         enter(Phase::kProbe, now);

@@ -15,7 +15,8 @@
 // the law; the rate sender's safety floor (TFRC's equation on the loss over
 // every loss, on by default here) caps the rate whatever the law says.
 //
-//   [startup] X *= startup_gain per report interval while no queue shows
+//   [startup] X *= startup_gain per report interval while no queue shows,
+//      │    at most twice the receive rate
 //      │ queue: K = receive rate over the last 500 ms
 //      ▼
 //   [drain] X = drain_factor min(K, receive rate), until a report without
@@ -33,7 +34,8 @@
 //      │ queue: K holds, C = min(2 C, cruise_max_s) ──► [drain]
 //      │ no queue in probe_reports reports of probe packets, and for long
 //      │   enough that the excess would have queued queue_packets packets:
-//      │   K = X, C = cruise_s ──► [probe] again
+//      │   K = max(K, min(X, what those reports carried)), C = cruise_s
+//      │   ──► [probe] again
 //   any ──no report for nofeedback_intervals──► X /= 2, K kept, [recover]
 //   [recover] as startup, up to (1 - cruise_margin) K ──► [cruise];
 //      queue ──► K = min(K, receive rate) (*) ──► [drain]
@@ -88,6 +90,9 @@ class KneeLaw : public RateLaw {
   static constexpr Duration kLongestProbeDetect = Duration::millis(500);
 
   static constexpr Duration kInitialInterval = Duration::millis(100);  // 1 packet per 100 ms at first
+  // Startup and recovery grow to at most this times the receive rate (TFRC's
+  // slow-start bound, RFC 5348 4.3).
+  static constexpr double kMaxOverReceived = 2.0;
 
   explicit KneeLaw(const SenderConfig& config = {});
   static std::string parse(const Params& params, SenderConfig& out);
@@ -137,7 +142,8 @@ class KneeLaw : public RateLaw {
   Phase phase_ = Phase::kStartup;
   Time phase_since_;
   std::optional<double> knee_Bps_;
-  int probe_clean_reports_ = 0;
+  int probe_clean_reports_ = 0;  // reports of the probe's packets alone, and what they carried
+  double probe_bytes_ = 0, probe_us_ = 0;
   int probes_passed_in_row_ = 0;
   // Whether a queue has shown at K + a step since the last start or outage:
   // then K is known to a step, and probes no longer double.

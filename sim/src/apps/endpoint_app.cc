@@ -43,6 +43,7 @@ void EndpointApp::report(FlowMetrics& metrics, nlohmann::json& extra) {
   metrics.set_diagnostics("receiver", endpoint_->stats().named_values());
   extra["loss_causes"] = oracle_->drop_causes(flow_);
   extra["path_changes"] = oracle_->path_changes(flow_);
+  extra["path_change_recovery"] = recovery_.summary();
   auto* receiver = dynamic_cast<mantra::Receiver*>(endpoint_.get());
   const auto verdicts = receiver ? receiver->take_loss_verdicts() : std::vector<mantra::LossVerdict>{};
   if (!verdicts.empty() || (receiver && receiver->identifies_loss_causes())) {
@@ -89,7 +90,8 @@ void EndpointApp::OnReceive(ns3::Ptr<ns3::Socket> socket) {
       if (first_arrival(tag.seq)) {
         metrics_->on_arrival(now_s, ns3::NanoSeconds(tag.sent_ns).GetSeconds());
         metrics_->on_goodput(now_s, p->GetSize());
-        if (tag.seq >= 0) oracle_->on_delivered(tag.flow, tag.seq);
+        const bool changed = tag.seq >= 0 && oracle_->on_delivered(tag.flow, tag.seq);
+        recovery_.on_arrival(now_s, p->GetSize(), changed);
         if (media_log_ && tag.app_id >= 0) media_log_->on_datagram(tag.app_id, now_s);
       } else {
         metrics_->on_duplicate(now_s);

@@ -20,6 +20,7 @@
 #include "apps/flow_app.h"
 #include "mantra/endpoint.h"
 #include "measurement/flow_metrics.h"
+#include "measurement/path_change_recovery.h"
 #include "media/media_log.h"
 #include "media/rate_media_feeder.h"
 
@@ -62,6 +63,7 @@ class EndpointApp : public FlowApp {
   FlowMetrics* metrics_;
   uint32_t flow_;
   LossOracle* oracle_;
+  PathChangeRecovery recovery_;  // receiver: the rate's return after each path change
   ns3::Ptr<ns3::Socket> socket_;
   std::vector<uint8_t> rx_buffer_;
   std::vector<bool> arrived_;  // receiver: data sequence numbers seen, by number

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/throughput_equation.h"
+#include "measurement/flow_metrics.h"
 
 namespace mantra::sim {
 namespace {
@@ -62,17 +63,20 @@ nlohmann::json phase_totals(const Spec& spec, const std::vector<FlowSpec>& flows
                             const std::vector<nlohmann::json>& summaries) {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [phase, window] : spec.phases) {
-    double aggregate = 0;
-    int active = 0;
+    std::vector<double> rates_kbps;  // the mean receive rate of each flow active in the phase
     for (size_t i = 0; i < flows.size(); ++i) {
       if (const auto mean = series_mean(summaries[i]["series"], window.first, window.second)) {
-        aggregate += *mean;
-        ++active;
+        rates_kbps.push_back(*mean);
       }
     }
-    out[phase] = {{"flows", active},
+    double aggregate = 0;
+    for (double x : rates_kbps) aggregate += x;
+    const auto active = static_cast<double>(rates_kbps.size());
+    const auto jain = jain_index(rates_kbps);
+    out[phase] = {{"flows", rates_kbps.size()},
                   {"aggregate_kbps", aggregate},
-                  {"fair_share_kbps", active ? nlohmann::json(aggregate / active) : nlohmann::json(nullptr)}};
+                  {"fair_share_kbps", active > 0 ? nlohmann::json(aggregate / active) : nlohmann::json(nullptr)},
+                  {"jain", jain ? nlohmann::json(*jain) : nlohmann::json(nullptr)}};
   }
   return out;
 }

@@ -25,8 +25,9 @@ namespace mantra::sim {
 nlohmann::json ecn_model(const FlowSpec& flow, const nlohmann::json& summary);
 
 // phases: {name: {flows (active in the phase), aggregate_kbps (their summed
-// mean receive rates over it), fair_share_kbps (aggregate / flows)}}: what a
-// group's phase rate compares with when flows join and leave.
+// mean receive rates over it), fair_share_kbps (aggregate / flows), jain
+// (Jain's index of those mean rates; null if none received)}}: what a group's
+// phase rate compares with when flows join and leave, and how evenly they share.
 nlohmann::json phase_totals(const Spec& spec, const std::vector<FlowSpec>& flows,
                             const std::vector<nlohmann::json>& summaries);
 

@@ -122,6 +122,7 @@ nlohmann::json FlowMetrics::summary() const {
   j["sent_bytes"] = sent_bytes_;
   j["delivered_bytes"] = goodput_bytes_;
   j["throughput_kbps"] = throughput_kbps();
+  j["sent_kbps"] = static_cast<double>(sent_bytes_) * 8.0 / (to_s_ - from_s_) / 1e3;
   const double tail = to_s_ - last_goodput_s_.value_or(from_s_);
   j["stall"] = tail > longest_stall_s_
                    ? nlohmann::json{{"longest_s", tail}, {"ends_s", to_s_}}

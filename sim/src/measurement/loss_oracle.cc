@@ -119,16 +119,18 @@ void LossOracle::on_sent(uint32_t flow, int64_t seq) {
   }
 }
 
-void LossOracle::on_delivered(uint32_t flow, int64_t seq) {
+bool LossOracle::on_delivered(uint32_t flow, int64_t seq) {
   auto it = flows_.find(flow);
-  if (it == flows_.end() || seq >= static_cast<int64_t>(it->second.status.size())) return;
+  if (it == flows_.end() || seq >= static_cast<int64_t>(it->second.status.size())) return false;
   FlowRecord& r = it->second;
   if (r.status[seq] == kUnknown) r.status[seq] = kDelivered;
   auto path = paths_.find(key(flow, seq));
-  if (path == paths_.end()) return;
-  if (!r.last_path.empty() && path->second != r.last_path) ++r.path_changes;
+  if (path == paths_.end()) return false;
+  const bool changed = !r.last_path.empty() && path->second != r.last_path;
+  if (changed) ++r.path_changes;
   r.last_path = std::move(path->second);
   paths_.erase(path);
+  return changed;
 }
 
 void LossOracle::on_enqueue(uint32_t node, Ptr<const Packet> p) {

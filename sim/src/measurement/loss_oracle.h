@@ -51,7 +51,8 @@ class LossOracle {
   LossOracle(const Spec& spec, ns3::NodeContainer& nodes);
 
   void on_sent(uint32_t flow, int64_t seq);
-  void on_delivered(uint32_t flow, int64_t seq);
+  // Whether the packet took another path than the one delivered before it.
+  bool on_delivered(uint32_t flow, int64_t seq);
   // A packet the link-failure flush removed at `node`.
   void on_flushed(uint32_t node, ns3::Ptr<const ns3::Packet> p);
   // A packet the per-packet channel error dropped at `node` (its receiver).

@@ -114,11 +114,27 @@ TEST_F(KneeLawTest, CruiseProbesAStepAboveTheKneeAndAPassedProbeRaisesIt) {
   EXPECT_NEAR(law().rate_Bps(), 1.03 * kRate, 1);
   // The probe must last an RTT and a report interval, plus the time its 3 %
   // excess takes to queue half a packet (333 ms): three reports are not enough.
-  t = feed(t, t + Duration::millis(400));
+  t = feed(t, t + Duration::millis(400), {.delivered_Bps = 1.03 * kRate});
   EXPECT_NEAR(law().rate_Bps(), 1.03 * kRate, 1);
-  feed(t, t + Duration::millis(200));
+  feed(t, t + Duration::millis(200), {.delivered_Bps = 1.03 * kRate});
   EXPECT_NEAR(*law().knee_Bps(), 1.03 * kRate, 1);
   EXPECT_NEAR(law().rate_Bps(), 1.03 * 1.06 * kRate, 1);  // passed in a row: twice the step
+}
+
+// A sender held below its rate (the loss floor, a slow host) sees no queue:
+// K rises only to what arrived, and startup to twice the receive rate.
+TEST_F(KneeLawTest, APassedProbeRaisesTheKneeOnlyToWhatArrived) {
+  Time t = to_cruise();
+  t = feed(t, t + Duration::millis(3800));
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kProbe);
+  feed(t, t + Duration::millis(600), {.delivered_Bps = 1.01 * kRate});
+  EXPECT_NEAR(*law().knee_Bps(), 1.01 * kRate, 1);
+}
+
+TEST_F(KneeLawTest, StartupGrowsToAtMostTwiceTheReceiveRate) {
+  feed(ms(200), ms(3000), {.delivered_Bps = 6'000});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+  EXPECT_NEAR(law().rate_Bps(), 12'000, 1);
 }
 
 TEST_F(KneeLawTest, ALowKneeProbesByAtLeastHalfAPacketPerHalfSecond) {
@@ -143,11 +159,11 @@ TEST_F(KneeLawTest, AFailedProbeKeepsTheKneeAndDoublesTheCruise) {
   ASSERT_EQ(law().phase(), KneeLaw::Phase::kCruise);
   t = feed(t, t + Duration::millis(7600));  // 8 s: not yet
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kCruise);
-  t = feed(t, t + Duration::millis(400));
+  t = feed(t, t + Duration::millis(400), {.delivered_Bps = 1.03 * kRate});  // the path carries the probe
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kProbe);
   EXPECT_NEAR(law().rate_Bps(), 1.03 * kRate, 1);
   // The knee is bracketed now: a passed probe no longer doubles the next step.
-  feed(t, t + Duration::millis(600));
+  feed(t, t + Duration::millis(600), {.delivered_Bps = 1.03 * kRate});
   EXPECT_NEAR(*law().knee_Bps(), 1.03 * kRate, 1);
   EXPECT_NEAR(law().rate_Bps(), 1.03 * 1.03 * kRate, 1);
 }

@@ -54,6 +54,11 @@ status=0
   -artifact_prefix="$OUT/artifacts/$TARGET/" -print_final_stats=1 "$@" "$OUT/corpus/$TARGET" "$SEEDS" \
   >"$LOG" 2>&1 || status=$?
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$LOG" | tail -1)
+# With -jobs=N libFuzzer's jobs write fuzz-K.log in the working directory: count them all.
+if printf '%s\n' "$@" | grep -q '^-jobs='; then
+  runs=$(find . -maxdepth 1 -name 'fuzz-*.log' -newermt "@$began" -exec sed -n 's/^stat::number_of_executed_units: *//p' {} + |
+    awk '{ n += $1 } END { print n }')
+fi
 if [ "$status" -ne 0 ]; then
   tail -40 "$LOG" >&2
   echo "fuzz $TARGET: FAILED after ${runs:-?} inputs in $(( $(date +%s) - began )) s; input in $OUT/artifacts/$TARGET/ (log $LOG)" >&2

@@ -30,7 +30,13 @@ void PathChangeRecovery::on_arrival(double now_s, int64_t bytes, bool path_chang
   }
   arrivals_.emplace_back(now_s, bytes);
   while (arrivals_.front().first < now_s - kEarlierWindowS - kRecoveryWindowS) arrivals_.pop_front();
-  if (open_ && bytes_in(now_s - kRecoveryWindowS, now_s) >= open_->target_Bps * kRecoveryWindowS) {
+  last_window_.emplace_back(now_s, bytes);
+  last_window_bytes_ += static_cast<double>(bytes);
+  while (last_window_.front().first < now_s - kRecoveryWindowS) {
+    last_window_bytes_ -= static_cast<double>(last_window_.front().second);
+    last_window_.pop_front();
+  }
+  if (open_ && last_window_bytes_ >= open_->target_Bps * kRecoveryWindowS) {
     recovery_s_.push_back(now_s - open_->from_s);
     open_.reset();
   }

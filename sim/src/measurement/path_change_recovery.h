@@ -39,9 +39,13 @@ class PathChangeRecovery {
   nlohmann::json summary() const;
 
  private:
-  double bytes_in(double from_s, double to_s) const;  // arrivals in [from_s, to_s]
+  double bytes_in(double from_s, double to_s) const;  // arrivals in [from_s, to_s]: at a change only
 
-  std::deque<std::pair<double, int64_t>> arrivals_;  // the last kEarlierWindowS + a little
+  std::deque<std::pair<double, int64_t>> arrivals_;  // the last kEarlierWindowS + kRecoveryWindowS
+  // The arrivals of the last kRecoveryWindowS and their bytes, kept as they come: the
+  // per-packet test of an open recovery costs no scan.
+  std::deque<std::pair<double, int64_t>> last_window_;
+  double last_window_bytes_ = 0;
   std::optional<double> first_arrival_s_;
   struct Open {
     double from_s;

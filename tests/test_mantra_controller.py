@@ -52,3 +52,30 @@ def test_runs_on_a_wired_path_without_agents(write_spec):
     r = sim(write_spec(spec))
     assert "latp_agents" not in r
     assert r["flows"][0]["throughput_kbps"] > 0.9 * 2000
+
+
+def test_reads_the_hop_count_from_the_ttl_and_searches_a_new_paths_knee(write_spec):
+    # Node 2 is in node 0's range (240 m) until it jumps to 400 m at 20 s; the oracle's shortest
+    # path then goes through node 1: one hop, then two. Each router lowers the TTL by one.
+    def spec(params):
+        return {
+            "duration": 40,
+            "seed": 1,
+            "radio": {"preset": "ns2-80211b"},
+            "routing": "oracle",
+            "topology": {"kind": "chain", "hops": 2, "spacing": 200},
+            "mobility": {
+                "model": "waypoints",
+                "waypoints": {"1": [[0, 200, 0]], "2": [[0, 240, 0], [20, 240, 0], [20.01, 400, 0]]},
+            },
+            "flows": [{"protocol": "mantra", "src": 0, "dst": 2, "start": 1, "params": params}],
+        }
+
+    flow = sim(write_spec(spec({})))["flows"][0]
+    receiver, sender = flow["diagnostics"]["receiver"], flow["diagnostics"]["sender"]
+    assert receiver["ttl"] == 63  # ns-3's initial 64, one router
+    assert receiver["ttl_changes"] == 1
+    assert sender["new_paths"] == 1
+    ablated = sim(write_spec(spec({"path_ttl": 0}), "ablated.json"))["flows"][0]["diagnostics"]
+    assert ablated["receiver"]["ttl_changes"] == 1  # the receiver reports it
+    assert ablated["sender"]["new_paths"] == 0  # the law, told not to, ignores it

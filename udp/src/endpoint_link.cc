@@ -84,7 +84,7 @@ Ready EndpointLink::wait_and_hear(Poller& poller, std::optional<Time> deadline, 
   if (error = socket_.receive(batch_); !error.empty()) return ready;
   const Time now = monotonic_now();
   for (const Received& r : batch_) {
-    if (const auto got = accept(now, r)) heard.push_back({got->first, got->second, r.ecn, now});
+    if (const auto got = accept(now, r)) heard.push_back({got->first, got->second, r.ecn, r.ttl, now});
   }
   return ready;
 }

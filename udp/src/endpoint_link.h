@@ -77,11 +77,12 @@ class EndpointLink {
   void send_session(Time now, WireKind kind, std::vector<uint8_t> body);
 
   // A datagram from the peer with the token: its kind, body (valid until the
-  // next wait_and_hear) and codepoint, and when it was read.
+  // next wait_and_hear), codepoint and TTL, and when it was read.
   struct Heard {
     WireKind kind;
     std::span<const uint8_t> body;
     Ecn ecn;
+    uint8_t ttl;  // 0: not read
     Time at;
   };
   // Waits on `poller` until `deadline` (or the socket, the input, a signal),

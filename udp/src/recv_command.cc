@@ -190,9 +190,9 @@ int run_recv(const RecvOptions& o) {
           log.write(now, "rx", "data", r.bytes.size(), static_cast<int>(r.ecn), f->number);
         }
         last_data = now;
-        receiver->handle_datagram(link.clock(now), body, r.ecn);
+        receiver->handle_datagram_with_ttl(link.clock(now), body, r.ecn, r.ttl);
       } else if (kind == WireKind::kCoreOther) {
-        receiver->handle_datagram(link.clock(now), body, r.ecn);
+        receiver->handle_datagram_with_ttl(link.clock(now), body, r.ecn, r.ttl);
       }
     }
   }

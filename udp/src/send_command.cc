@@ -226,7 +226,7 @@ int run_send(const SendOptions& o) {
     if (ready.input) input_waiting = true;
     for (const auto& h : heard) {
       if (h.kind == WireKind::kCoreData || h.kind == WireKind::kCoreOther)
-        sender.handle_datagram(link.clock(h.at), h.body, h.ecn);
+        sender.handle_datagram_with_ttl(link.clock(h.at), h.body, h.ecn, h.ttl);
     }
   }
   if (!source.ended() && carries_bytes) poller.unwatch_input();

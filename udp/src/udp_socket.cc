@@ -7,6 +7,7 @@
 #include <netinet/udp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -17,11 +18,11 @@ namespace {
 bool set_int(int fd, int level, int name, int value) { return setsockopt(fd, level, name, &value, sizeof value) == 0; }
 
 // The control bytes one received datagram can carry with the options enabled
-// in open(): its TOS or traffic class (an int at most), a timestamp and a
-// drop count. Both ECN cmsgs are counted although one datagram has one.
+// in open(): its TOS or traffic class and its TTL or hop limit (an int at
+// most each), a timestamp and a drop count. Both cmsgs of each pair are
+// counted although one datagram has one.
 size_t control_space() {
-  return CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(timespec)) +
-         CMSG_SPACE(sizeof(uint32_t));
+  return 4 * CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(timespec)) + CMSG_SPACE(sizeof(uint32_t));
 }
 
 }  // namespace
@@ -61,7 +62,8 @@ std::string UdpSocket::open(const Address& bind) {
   }
   if (fd_ < 0) return "socket: " + std::string(std::strerror(errno));
   const bool ok = (!v6_ || set_int(fd_, IPPROTO_IPV6, IPV6_V6ONLY, 0)) && set_int(fd_, IPPROTO_IP, IP_RECVTOS, 1) &&
-                  (!v6_ || set_int(fd_, IPPROTO_IPV6, IPV6_RECVTCLASS, 1)) &&
+                  (!v6_ || set_int(fd_, IPPROTO_IPV6, IPV6_RECVTCLASS, 1)) && set_int(fd_, IPPROTO_IP, IP_RECVTTL, 1) &&
+                  (!v6_ || set_int(fd_, IPPROTO_IPV6, IPV6_RECVHOPLIMIT, 1)) &&
                   set_int(fd_, SOL_SOCKET, SO_TIMESTAMPNS, 1) && set_int(fd_, SOL_SOCKET, SO_RXQ_OVFL, 1) &&
                   set_int(fd_, IPPROTO_IP, IP_RECVERR, 1) && (!v6_ || set_int(fd_, IPPROTO_IPV6, IPV6_RECVERR, 1)) &&
                   set_int(fd_, IPPROTO_IP, IP_MTU_DISCOVER, IP_PMTUDISC_PROBE) &&
@@ -144,6 +146,11 @@ std::string UdpSocket::receive(std::vector<Received>& out) {
         int tclass = 0;
         std::memcpy(&tclass, CMSG_DATA(c), sizeof tclass);
         r.ecn = static_cast<Ecn>(tclass & 0x3);
+      } else if ((c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TTL) ||
+                 (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_HOPLIMIT)) {
+        int ttl = 0;  // an int for both (ip(7), ipv6(7))
+        if (c->cmsg_len >= CMSG_LEN(sizeof ttl)) std::memcpy(&ttl, CMSG_DATA(c), sizeof ttl);
+        r.ttl = static_cast<uint8_t>(std::clamp(ttl, 0, 255));
       } else if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
         timespec ts{};
         std::memcpy(&ts, CMSG_DATA(c), sizeof ts);

@@ -40,6 +40,7 @@ struct Received {
   std::span<const uint8_t> bytes;  // valid until the next receive()
   Address from;
   Ecn ecn = Ecn::kNotEct;
+  uint8_t ttl = 0;                            // IP_TTL or IPV6_HOPLIMIT as it arrived; 0: not read
   std::optional<int64_t> kernel_realtime_ns;  // SO_TIMESTAMPNS
 };
 

@@ -4,6 +4,8 @@
 // driver (ns-3 app, UDP socket loop, in-memory test link) calls, in order:
 //
 //   handle_datagram(now, bytes, ecn)   a packet arrived for this endpoint
+//     (or handle_datagram_with_ttl(now, bytes, ecn, ttl), from a driver
+//     that reads the IP TTL it arrived with)
 //   handle_timeout(now)                when now >= poll_timeout()
 //   poll_transmit(now)                 repeatedly until it returns nullopt
 //   poll_timeout()                     then sleeps until that time or a packet
@@ -101,6 +103,14 @@ class Endpoint {
  public:
   virtual ~Endpoint() = default;
   virtual void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) = 0;
+  // As handle_datagram, with the IP TTL (IPv6: hop limit) the datagram
+  // arrived with, from a driver that can read it (mantra-sim, mantra-udp):
+  // each router on the path lowers it by one, so a change of it is a change
+  // of the path's hop count. An endpoint that uses it overrides this; the
+  // rest ignore it.
+  virtual void handle_datagram_with_ttl(Time now, std::span<const uint8_t> bytes, Ecn ecn, uint8_t /*ttl*/) {
+    handle_datagram(now, bytes, ecn);
+  }
   virtual void handle_timeout(Time now) = 0;
   virtual std::optional<Datagram> poll_transmit(Time now) = 0;
   virtual std::optional<Time> poll_timeout() const = 0;

@@ -18,7 +18,8 @@ constexpr Duration kLowestRateInterval = Duration::seconds(1);  // never below 1
 KneeLaw::KneeLaw(const SenderConfig& config)
     : config_(config),
       rate_Bps_(static_cast<double>(config.sending.packet_bytes) / kInitialInterval.secs()),
-      cruise_for_(Duration::from_seconds(config.cruise_s)) {}
+      cruise_for_(Duration::from_seconds(config.cruise_s)),
+      floor_delay_(Duration::from_seconds(config.base_window_s)) {}
 
 std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   out = {};
@@ -37,6 +38,9 @@ std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   out.queue_min_ms = r.get("queue_min_ms", out.queue_min_ms);
   const double nofeedback = r.get("nofeedback_intervals", out.nofeedback_intervals);
   const double agent = r.get("agent_signal", out.agent_signal ? 1 : 0);
+  const double delay = r.get("delay_signal", out.delay_signal ? 1 : 0);
+  const double path_ttl = r.get("path_ttl", out.path_ttl ? 1 : 0);
+  const double ecn = r.get("ecn", out.ecn ? 1 : 0);
   const double src = r.get("src_port", out.src_port), dst = r.get("dst_port", out.dst_port);
   r.require(out.startup_gain > 1 && out.startup_gain <= 4, "startup_gain must be in (1, 4]");
   r.require(out.cruise_margin >= 0 && out.cruise_margin < 1, "cruise_margin must be in [0, 1)");
@@ -52,10 +56,16 @@ std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   r.require(nofeedback >= 1 && nofeedback <= 100 && nofeedback == std::floor(nofeedback),
             "nofeedback_intervals must be a whole number in [1, 100]");
   r.require(agent == 0 || agent == 1, "agent_signal must be 0 or 1");
+  r.require(delay == 0 || delay == 1, "delay_signal must be 0 or 1");
+  r.require(path_ttl == 0 || path_ttl == 1, "path_ttl must be 0 or 1");
+  r.require(ecn == 0 || ecn == 1, "ecn must be 0 or 1");
   r.require(src >= 0 && src <= 65535 && dst >= 0 && dst <= 65535, "src_port and dst_port must be 16-bit");
   out.probe_reports = static_cast<int>(probe_reports);
   out.nofeedback_intervals = static_cast<int>(nofeedback);
   out.agent_signal = agent == 1;
+  out.delay_signal = delay == 1;
+  out.path_ttl = path_ttl == 1;
+  out.ecn = ecn == 1;
   out.src_port = static_cast<uint16_t>(src);
   out.dst_port = static_cast<uint16_t>(dst);
   return r.finish();
@@ -105,17 +115,24 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
   received_.push_back({now, r.packets, r.bytes, r.interval_us});
   while (received_.front().at < now - kRateWindow) received_.pop_front();
 
-  while (!base_.empty() && base_.back().second >= r.owd_min_us) base_.pop_back();
-  base_.emplace_back(now, r.owd_min_us);
-  while (base_.front().first < now - Duration::from_seconds(config_.base_window_s)) base_.pop_front();
+  const uint8_t ttl = config_.path_ttl ? r.ttl : 0;
+  // Packets of two paths: judged on the longer one's floor, once the new one has one.
+  if (config_.path_ttl && r.ttl_changed) {
+    floor_delay_.expire(now);
+    base_owd_us_ = floor_delay_.of(ttl) ? floor_delay_.highest() : std::nullopt;
+  } else {
+    floor_delay_.add(now, ttl, r.owd_min_us);
+    base_owd_us_ = floor_delay_.of(ttl);
+  }
+  if (!base_owd_us_) return out;  // no floor to judge a delay on (none can be a queue yet)
 
   const double packet_rate_Bps = knee_Bps_.value_or(std::max(out.receive_rate_Bps, rate_Bps_));
   const double packet_time_us = static_cast<double>(state.packet_bytes()) * 1e6 / packet_rate_Bps;
-  const double queue_us = static_cast<double>(r.owd_mean_us) - static_cast<double>(base_owd_us());  // any wire values
+  const double queue_us = static_cast<double>(r.owd_mean_us) - static_cast<double>(*base_owd_us_);  // any wire values
   last_queue_ms_ = queue_us / 1000.0;
   out.queue_ms = last_queue_ms_;
   const double threshold_us = std::max(config_.queue_packets * packet_time_us, config_.queue_min_ms * 1000);
-  const bool delay_queue = queue_us > threshold_us;
+  const bool delay_queue = config_.delay_signal && queue_us > threshold_us;
   const bool ce = r.ce_packets > 0;
   const bool agent = config_.agent_signal && r.r_min_Bps < 0;
   ce_queues_ += ce ? 1 : 0;
@@ -142,6 +159,10 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
   const double previous_queue_ms = last_queue_ms_;
   const Reading in = read(now, r, state);
   if (r.packets == 0) return;
+  if (config_.path_ttl && !r.ttl_changed && r.ttl != 0) {
+    if (path_ttl_ != 0 && r.ttl != path_ttl_ && knee_Bps_) on_new_path(now);
+    path_ttl_ = r.ttl;
+  }
   const double x_recv = received_Bps(now, kRateWindow);
   const Duration settle = state.rtt().smoothed() + report_interval_;  // until reports show the new rate
   switch (phase_) {
@@ -154,8 +175,12 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
         phase_since_ = now;
         // What the path delivered bounds the growth: a sender held below its rate
         // (by the loss floor, or a host that cannot send faster) sees no queue,
-        // and its rate must not run away from what it can send.
-        set_rate(std::min(rate_Bps_ * config_.startup_gain, kMaxOverReceived * x_recv), state);
+        // and its rate must not run away from what it can send. The bound stops
+        // the growth; it never lowers the rate (a report of the first packet
+        // alone, or the few after an outage, carries almost no receive rate).
+        const double grown_Bps = rate_Bps_ * config_.startup_gain;
+        const double bound_Bps = x_recv > 0 ? kMaxOverReceived * x_recv : grown_Bps;
+        set_rate(std::max(rate_Bps_, std::min(grown_Bps, bound_Bps)), state);
         if (phase_ == Phase::kRecover && knee_Bps_ && rate_Bps_ >= (1 - config_.cruise_margin) * *knee_Bps_)
           cruise(now, state);
       }
@@ -206,6 +231,16 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
       }
       break;
   }
+}
+
+void KneeLaw::on_new_path(Time now) {
+  ++new_paths_;
+  // The knee of the new path is unknown, above or below K: grow from the rate
+  // that crosses now until a queue shows, and take K from that queue.
+  knee_bracketed_ = false;
+  probes_passed_in_row_ = 0;
+  cruise_for_ = Duration::from_seconds(config_.cruise_s);
+  enter(Phase::kStartup, now);
 }
 
 double KneeLaw::lowered_knee(double receive_rate_Bps) const {
@@ -271,7 +306,8 @@ std::vector<std::pair<std::string, double>> KneeLaw::diagnostics(const SendState
                                                    {"probes_up", static_cast<double>(probes_up_)},
                                                    {"nofeedback_expiries", static_cast<double>(nofeedback_expiries_)},
                                                    {"last_queue_ms", last_queue_ms_}};
-  if (!base_.empty()) d.emplace_back("delay_floor_ms", static_cast<double>(base_owd_us()) / 1000.0);
+  d.emplace_back("new_paths", static_cast<double>(new_paths_));
+  if (base_owd_us_) d.emplace_back("delay_floor_ms", static_cast<double>(*base_owd_us_) / 1000.0);
   if (state.has_rtt()) d.emplace_back("rtt_ms", state.rtt().smoothed().ms());
   return d;
 }

@@ -14,6 +14,9 @@
 // (R < 0). Losses with no queue (channel errors, a broken link) do not steer
 // the law; the rate sender's safety floor (TFRC's equation on the loss over
 // every loss, on by default here) caps the rate whatever the law says.
+// Where the driver reads the IP TTL, the floor is kept per TTL (DelayFloor),
+// an interval whose TTL changed is judged on the longest path's floor, and
+// a path of another hop count is a path of unknown knee: search it again.
 //
 //   [startup] X *= startup_gain per report interval while no queue shows,
 //      │    at most twice the receive rate
@@ -37,6 +40,8 @@
 //      │   K = max(K, min(X, what those reports carried)), C = cruise_s
 //      │   ──► [probe] again
 //   any ──no report for nofeedback_intervals──► X /= 2, K kept, [recover]
+//   any ──a report of one TTL, not the previous such report's (a path of
+//         another hop count)──► X kept, K forgotten at the next queue, [startup]
 //   [recover] as startup, up to (1 - cruise_margin) K ──► [cruise];
 //      queue ──► K = min(K, receive rate) (*) ──► [drain]
 //   (*) K falls by at most one drain_factor step per report: a report of
@@ -49,6 +54,7 @@
 #include <utility>
 #include <vector>
 
+#include "knee/delay_floor.h"
 #include "knee/knee_wire.h"
 #include "mantra/params.h"
 #include "rate/rate_law.h"
@@ -70,6 +76,9 @@ struct SenderConfig {
   double queue_min_ms = 1.0;     // and beyond this, whatever the packet time (host jitter)
   int nofeedback_intervals = 4;  // no report for this many report intervals (or RTTs, the longer)
   bool agent_signal = false;     // R < 0 from LATP's agents counts as a queue (off: docs/protocols/mantra.md)
+  bool delay_signal = true;      // a mean delay above the floor counts as a queue (off: an ablation)
+  bool path_ttl = true;          // a floor per IP TTL, and a new hop count searched again (off: an ablation)
+  bool ecn = true;               // data asks for ECN (ECT(0)), so a queue that marks shows with CE (off: an ablation)
   uint16_t src_port = 4000;
   uint16_t dst_port = 4001;
 };
@@ -99,6 +108,7 @@ class KneeLaw : public RateLaw {
 
   size_t data_header_bytes() const override { return kDataHeaderBytes; }
   void write_data(const DataStamp& stamp, const SendState& state, std::vector<uint8_t>& out) override;
+  Ecn data_ecn() const override { return config_.ecn ? Ecn::kEct0 : Ecn::kNotEct; }
   ReportOutcome on_datagram(Time now, std::span<const uint8_t> bytes, SendState& state) override;
   Rate allowed_rate(const SendState&) const override { return Rate::bytes_per_sec(rate_Bps_); }
   std::optional<Duration> nofeedback_interval(const SendState& state) const override;
@@ -121,7 +131,9 @@ class KneeLaw : public RateLaw {
   void on_report(Time now, const Report& r, const SendState& state);
   void enter(Phase phase, Time now);
   void set_rate(double rate_Bps, const SendState& state);
-  double base_owd_us() const { return base_.front().second; }
+  // A report of packets that all came with one TTL, not the previous such
+  // report's: the path's hop count changed, and with it its knee.
+  void on_new_path(Time now);
   // The receive rate over the reports of the last `window` (bytes over the
   // spans they cover; at least the latest report); 0: no report.
   double received_Bps(Time now, Duration window) const;
@@ -155,16 +167,17 @@ class KneeLaw : public RateLaw {
   std::deque<Received> received_;  // the reports of the last kRateWindow
   Duration cruise_for_;            // how long the current cruise lasts
   bool urgent_next_ = false;
-  // The delay floor: the minimum of the reports' minimum delays over the
-  // window, as an increasing deque of (time, owd_min_us).
-  std::deque<std::pair<Time, int64_t>> base_;
+  DelayFloor floor_delay_;              // per TTL
+  std::optional<int64_t> base_owd_us_;  // the floor the last report was judged on
+  uint8_t path_ttl_ = 0;                // of the last report whose packets all came with one TTL; 0: none
   std::optional<FloorSignal> floor_;
   // The receiver's report interval, as its last periodic report (P) spanned;
   // the default until one arrives. The unit of startup's growth, of the
   // time a new rate takes to show, and of the no-feedback timer.
   Duration report_interval_ = kDefaultReportInterval;
   double last_queue_ms_ = 0;
-  int64_t queues_ = 0, probes_ = 0, probes_up_ = 0, nofeedback_expiries_ = 0, agent_queues_ = 0, ce_queues_ = 0;
+  int64_t queues_ = 0, probes_ = 0, probes_up_ = 0, nofeedback_expiries_ = 0, agent_queues_ = 0, ce_queues_ = 0,
+          new_paths_ = 0;
 };
 
 using KneeSender = RateSenderWith<KneeLaw>;

@@ -21,7 +21,7 @@ std::string KneeReceiver::parse(const Params& params, ReceiverConfig& out) {
   return r.finish();
 }
 
-void KneeReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) {
+void KneeReceiver::handle_datagram_with_ttl(Time now, std::span<const uint8_t> bytes, Ecn ecn, uint8_t ttl) {
   const auto h = decode_data(bytes);
   if (!h || (ports_ && *ports_ != std::make_pair(h->latp.src_port, h->latp.dst_port))) {
     ++stats_.datagrams_rejected;
@@ -48,6 +48,13 @@ void KneeReceiver::handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn
   in.bytes = saturated_u32(int64_t{in.bytes} + static_cast<int64_t>(bytes.size()));
   if (ecn == Ecn::kCe) ++in.ce;
   if (h->latp.rate_feedback_Bps != latp::kNoRateLimit) in.r_min_Bps = std::min(in.r_min_Bps, h->latp.rate_feedback_Bps);
+  if (ttl != 0) {
+    if (last_ttl_ != 0 && ttl != last_ttl_) {
+      in.ttl_changed = true;
+      ++ttl_changes_;
+    }
+    last_ttl_ = ttl;
+  }
   if (!arrival.late && seq == detector_.highest_seq()) {
     echo_send_time_us_ = h->send_time_us;
     last_arrival_ = now;
@@ -90,6 +97,8 @@ std::optional<Datagram> KneeReceiver::poll_transmit(Time now) {
   }
   r.r_min_Bps = interval_.r_min_Bps;
   r.loss_event_rate_ppb = floor_loss_ppb(losses_.loss_event_rate());
+  r.ttl = last_ttl_;
+  r.ttl_changed = interval_.ttl_changed;
 
   interval_ = Interval{};
   interval_.began = now;
@@ -105,7 +114,9 @@ EndpointStats KneeReceiver::stats() const {
   EndpointStats s = stats_;
   s.diagnostics = {{"losses", static_cast<double>(loss_count_)},
                    {"reports", static_cast<double>(reports_)},
-                   {"loss_event_rate", losses_.loss_event_rate()}};
+                   {"loss_event_rate", losses_.loss_event_rate()},
+                   {"ttl", static_cast<double>(last_ttl_)},
+                   {"ttl_changes", static_cast<double>(ttl_changes_)}};
   return s;
 }
 

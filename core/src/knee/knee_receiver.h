@@ -9,10 +9,12 @@
 // the first after an idle spell) it reports what arrived since the previous
 // report: packets, bytes and the span they cover, the minimum and mean
 // one-way delay, CE-marked packets, losses, the lowest R, and the loss event
-// rate over every loss.
+// rate over every loss. Where the driver reads the IP TTL, the report also
+// carries the last packet's TTL, and the C bit when it changed in the
+// interval (the path's hop count changed).
 //
 //   data ──► ports checked (the first packet fixes the connection)
-//        ──► interval: packets, bytes, CE, min/mean delay, lowest R
+//        ──► interval: packets, bytes, CE, min/mean delay, lowest R, TTL
 //        ──► LossDetector ──► losses ──► every-loss history; report now (L)
 //   [clock due] ──► report ──► new interval
 #pragma once
@@ -45,7 +47,11 @@ class KneeReceiver : public Receiver {
   // loss over every loss.
   static std::string parse(const Params& params, ReceiverConfig& out);
 
-  void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override;
+  void handle_datagram(Time now, std::span<const uint8_t> bytes, Ecn ecn) override {
+    handle_datagram_with_ttl(now, bytes, ecn, 0);
+  }
+  // `ttl` 0: the driver cannot read it.
+  void handle_datagram_with_ttl(Time now, std::span<const uint8_t> bytes, Ecn ecn, uint8_t ttl) override;
   void handle_timeout(Time now) override { clock_.on_timeout(now); }
   std::optional<Datagram> poll_transmit(Time now) override;
   std::optional<Time> poll_timeout() const override { return clock_.deadline(); }
@@ -59,6 +65,7 @@ class KneeReceiver : public Receiver {
     int64_t owd_min_us = 0;
     double owd_sum_us = 0;
     int32_t r_min_Bps = latp::kNoRateLimit;
+    bool ttl_changed = false;
   };
 
   Duration report_interval_;
@@ -74,7 +81,8 @@ class KneeReceiver : public Receiver {
   bool report_at_once_ = false;  // the next report is not the clock's (loss, U bit, first packet)
   int64_t echo_send_time_us_ = 0;
   Time last_arrival_;
-  int64_t loss_count_ = 0, reports_ = 0;
+  uint8_t last_ttl_ = 0;  // of the last data packet; 0: not known
+  int64_t loss_count_ = 0, reports_ = 0, ttl_changes_ = 0;
 };
 
 }  // namespace mantra::knee

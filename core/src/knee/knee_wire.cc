@@ -5,10 +5,12 @@
 namespace mantra::knee {
 namespace {
 
-// Sequence (24) | type (4) | L (1) | P (1) | reserved (2), as LATP packs its word.
+// Sequence (24) | type (4) | L (1) | P (1) | C (1) | reserved (1), as LATP packs its word.
 constexpr uint32_t kSeqMask = latp::kSeqMask;
-uint32_t pack_word(uint32_t seq, bool loss, bool periodic) {
-  return ((seq & kSeqMask) << 8) | (uint32_t{kReportType} << 4) | (loss ? 0x8u : 0u) | (periodic ? 0x4u : 0u);
+constexpr uint32_t kLossBit = 0x8, kPeriodicBit = 0x4, kTtlChangedBit = 0x2;
+uint32_t pack_word(const Report& r) {
+  return ((r.highest_seq & kSeqMask) << 8) | (uint32_t{kReportType} << 4) | (r.loss_detected ? kLossBit : 0u) |
+         (r.periodic ? kPeriodicBit : 0u) | (r.ttl_changed ? kTtlChangedBit : 0u);
 }
 
 }  // namespace
@@ -25,7 +27,7 @@ std::vector<uint8_t> encode_report(const Report& r) {
   Writer w(out);
   w.u16(r.src_port);
   w.u16(r.dst_port);
-  w.u32(pack_word(r.highest_seq, r.loss_detected, r.periodic));
+  w.u32(pack_word(r));
   w.u64(static_cast<uint64_t>(r.echo_send_time_us));
   w.u32(r.elapsed_us);
   w.u32(r.interval_us);
@@ -37,6 +39,7 @@ std::vector<uint8_t> encode_report(const Report& r) {
   w.u64(static_cast<uint64_t>(r.owd_mean_us));
   w.u32(static_cast<uint32_t>(r.r_min_Bps));
   w.u32(r.loss_event_rate_ppb);
+  w.u32(uint32_t{r.ttl} << 24);
   return out;
 }
 
@@ -59,7 +62,7 @@ DecodeResult<Report> decode_report(std::span<const uint8_t> bytes) {
   }
   Reader r(bytes);
   Report out;
-  uint32_t word = 0, r_min = 0;
+  uint32_t word = 0, r_min = 0, ttl_word = 0;
   uint64_t echo = 0, owd_min = 0, owd_mean = 0;
   r.u16(out.src_port);
   r.u16(out.dst_port);
@@ -75,14 +78,17 @@ DecodeResult<Report> decode_report(std::span<const uint8_t> bytes) {
   r.u64(owd_mean);
   r.u32(r_min);
   r.u32(out.loss_event_rate_ppb);
+  r.u32(ttl_word);
   const uint8_t type = (word >> 4) & 0xF;
   if (type != kReportType) {
     return DecodeResult<Report>::failure("mantra report: packet type " + std::to_string(type) + " is not a report (" +
                                          std::to_string(kReportType) + ")");
   }
   out.highest_seq = word >> 8;
-  out.loss_detected = (word & 0x8u) != 0;
-  out.periodic = (word & 0x4u) != 0;
+  out.loss_detected = (word & kLossBit) != 0;
+  out.periodic = (word & kPeriodicBit) != 0;
+  out.ttl_changed = (word & kTtlChangedBit) != 0;
+  out.ttl = static_cast<uint8_t>(ttl_word >> 24);
   out.echo_send_time_us = static_cast<int64_t>(echo);
   out.owd_min_us = static_cast<int64_t>(owd_min);
   out.owd_mean_us = static_cast<int64_t>(owd_mean);

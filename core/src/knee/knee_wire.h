@@ -8,11 +8,11 @@
 //   | LATP data header: ports, seq 24, PT 1, U, time stamp ms, RTT ms, R |  0..15
 //   |                 send time (64, us, sender's clock)                  | 16..23
 //
-// Report (receiver to sender), 64 bytes, one per feedback interval, on what
+// Report (receiver to sender), 68 bytes, one per feedback interval, on what
 // arrived since the previous report:
 //
 //   | src port 16 | dst port 16 |                                           0
-//   | highest seq (24) | PT 3 (4) | L (1) | P (1) | res (2) |               4
+//   | highest seq (24) | PT 3 (4) | L (1) | P (1) | C (1) | res (1) |       4
 //   | echo: send time of the highest packet (64, us) |                      8
 //   | elapsed since it arrived (32, us) | interval (32, us) |              16
 //   | packets (32) | bytes (32) | CE-marked packets (32) | losses (32) |   24
@@ -20,6 +20,11 @@
 //   | mean one-way delay (signed 64, us) |                                 48
 //   | lowest R seen (signed 32, B/s; INT32_MAX: none) |                    56
 //   | loss event rate over every loss (32, parts per 10^9) |               60
+//   | TTL (8) | reserved (24) |                                            64
+//
+// TTL is the IP TTL the interval's last packet arrived with (0: the driver
+// cannot read it); C says the TTL changed within the interval (or since
+// the previous interval's last packet): the path's hop count changed.
 //
 // One-way delays are the receiver's clock minus the sender's: on one host or
 // in the simulator the true delay, across hosts that plus a fixed offset,
@@ -38,7 +43,7 @@
 namespace mantra::knee {
 
 constexpr size_t kDataHeaderBytes = latp::kDataHeaderBytes + 8;
-constexpr size_t kReportBytes = 64;
+constexpr size_t kReportBytes = 68;
 constexpr uint8_t kReportType = 3;
 // The receiver reports once per max(the sender's RTT, its report interval),
 // by default this (docs/protocols/mantra.md: each report crosses every hop
@@ -68,6 +73,8 @@ struct Report {
   int64_t owd_mean_us = 0;
   int32_t r_min_Bps = latp::kNoRateLimit;
   uint32_t loss_event_rate_ppb = 0;
+  uint8_t ttl = 0;           // of the last packet; 0: not known
+  bool ttl_changed = false;  // C: the path's hop count changed in the interval
 };
 
 // Writes the header, then zeros up to `packet_bytes` (>= kDataHeaderBytes).

@@ -55,6 +55,7 @@ void EndpointApp::StartApplication() {
   socket_ = ns3::Socket::CreateSocket(GetNode(), ns3::UdpSocketFactory::GetTypeId());
   socket_->Bind(ns3::InetSocketAddress(ns3::Ipv4Address::GetAny(), port_));
   socket_->SetIpRecvTos(true);
+  socket_->SetIpRecvTtl(true);  // the path's hop count, for the endpoints that use it
   socket_->SetRecvCallback(ns3::MakeCallback(&EndpointApp::OnReceive, this));
   running_ = true;
   if (media_feeder_) media_feeder_->start();
@@ -84,6 +85,9 @@ void EndpointApp::OnReceive(ns3::Ptr<ns3::Socket> socket) {
     uint8_t ecn = 0;
     ns3::SocketIpTosTag tos;
     if (p->RemovePacketTag(tos)) ecn = tos.GetTos() & 0x3;
+    uint8_t ttl = 0;  // 0: not known
+    ns3::SocketIpTtlTag ttl_tag;
+    if (p->RemovePacketTag(ttl_tag)) ttl = ttl_tag.GetTtl();
     MeasurementTag tag;
     if (role_ == Role::kReceiver && p->PeekPacketTag(tag)) {
       const double now_s = ns3::Simulator::Now().GetSeconds();
@@ -99,7 +103,7 @@ void EndpointApp::OnReceive(ns3::Ptr<ns3::Socket> socket) {
     }
     rx_buffer_.resize(p->GetSize());  // reused: no allocation per packet once grown
     p->CopyData(rx_buffer_.data(), rx_buffer_.size());
-    endpoint_->handle_datagram(now(), rx_buffer_, static_cast<mantra::Ecn>(ecn));
+    endpoint_->handle_datagram_with_ttl(now(), rx_buffer_, static_cast<mantra::Ecn>(ecn), ttl);
   }
   Pump();
 }

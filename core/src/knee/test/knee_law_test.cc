@@ -20,6 +20,9 @@ struct Path {
   double delivered_Bps = kRate;
   uint32_t ce = 0;
   int32_t r_min = latp::kNoRateLimit;
+  double floor_ms = 20;  // the path's delay floor
+  uint8_t ttl = 0;       // 0: the driver reads none
+  bool ttl_changed = false;
 };
 
 std::vector<uint8_t> report(Time now, Path p = {}) {
@@ -32,9 +35,11 @@ std::vector<uint8_t> report(Time now, Path p = {}) {
   r.packets = 10;
   r.bytes = static_cast<uint32_t>(p.delivered_Bps * 0.2);
   r.ce_packets = p.ce;
-  r.owd_min_us = 20'000;
-  r.owd_mean_us = 20'000 + static_cast<int64_t>(p.queue_ms * 1000);
+  r.owd_min_us = static_cast<int64_t>(p.floor_ms * 1000);
+  r.owd_mean_us = r.owd_min_us + static_cast<int64_t>(p.queue_ms * 1000);
   r.r_min_Bps = p.r_min;
+  r.ttl = p.ttl;
+  r.ttl_changed = p.ttl_changed;
   return encode_report(r);
 }
 
@@ -137,6 +142,25 @@ TEST_F(KneeLawTest, StartupGrowsToAtMostTwiceTheReceiveRate) {
   EXPECT_NEAR(law().rate_Bps(), 12'000, 1);
 }
 
+// The bound stops growth and never lowers the rate: the first report covers
+// one packet and no span, and the reports after an outage carry little.
+TEST_F(KneeLawTest, TheStartupBoundNeverLowersTheRate) {
+  Report first;
+  first.src_port = 4001;
+  first.dst_port = 4000;
+  first.echo_send_time_us = ms(100).us();
+  first.packets = 1;
+  first.bytes = 1000;
+  first.owd_min_us = first.owd_mean_us = 20'000;
+  while (sender.poll_transmit(ms(200))) {
+  }
+  sender.handle_datagram(ms(200), encode_report(first), Ecn::kNotEct);
+  EXPECT_NEAR(law().rate_Bps(), 10'000, 1);  // not lowered to 1 packet/s: no receive rate yet
+  feed(ms(400), ms(1200), {.delivered_Bps = 1'000});
+  EXPECT_GE(law().rate_Bps(), 10'000);  // held, not lowered to twice what arrives
+  EXPECT_LE(law().rate_Bps(), 10'000 * 1.15);
+}
+
 TEST_F(KneeLawTest, ALowKneeProbesByAtLeastHalfAPacketPerHalfSecond) {
   // A false start leaves K at 5 kB/s: 3 % of it (150 B/s) would take 3.3 s to
   // queue half a packet; the step is 1000 B/s (20 %) instead.
@@ -233,14 +257,96 @@ TEST_F(KneeLawTest, AReportEchoingNoPacketSentIsRefused) {
   EXPECT_FALSE(sender.state().has_rtt());
 }
 
+// A path two hops longer has a floor 30 ms higher. Without the TTL its
+// delay reads as a queue on the old floor; with it, the new path gets its
+// own floor and the cruise goes on.
+TEST_F(KneeLawTest, ALongerPathsFloorIsNoQueueWhereTheTtlShowsIt) {
+  struct Case {
+    uint8_t ttl;    // 0: the driver reads none
+    bool path_ttl;  // the law uses it
+  };
+  for (const Case c : {Case{0, true}, Case{61, false}, Case{61, true}}) {
+    const bool uses_ttl = c.ttl != 0 && c.path_ttl;
+    sender = KneeSender{[&] {
+      SenderConfig config;
+      config.sending.safety_floor = false;
+      config.path_ttl = c.path_ttl;
+      return config;
+    }()};
+    Time t = feed(ms(200), ms(800), {.ttl = c.ttl});
+    t = feed(t, t, {.queue_ms = 20, .ttl = c.ttl});
+    t = feed(t, t + Duration::millis(200), {.ttl = c.ttl});
+    ASSERT_EQ(law().phase(), KneeLaw::Phase::kCruise);
+    const uint8_t longer = c.ttl == 0 ? 0 : c.ttl - 2;
+    // An interval with packets of both paths: with the TTL, the new path has
+    // no floor yet and the delay says nothing.
+    t = feed(t, t, {.queue_ms = 10, .floor_ms = 35, .ttl = longer, .ttl_changed = c.ttl != 0});
+    EXPECT_EQ(law().phase(), uses_ttl ? KneeLaw::Phase::kCruise : KneeLaw::Phase::kDrain);
+    feed(t, t + Duration::millis(400), {.floor_ms = 50, .ttl = longer});
+    if (!uses_ttl) {
+      EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain) << "no TTL: the longer path reads as a queue";
+    } else {
+      // A path of another hop count: its knee is searched again from the rate
+      // that crosses, with no queue read from its floor.
+      EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+      EXPECT_GT(law().rate_Bps(), 0.97 * kRate);
+    }
+  }
+}
+
+TEST_F(KneeLawTest, WithoutTheDelaySignalOnlyMarksAreAQueue) {
+  sender = KneeSender{[] {
+    SenderConfig c;
+    c.sending.safety_floor = false;
+    c.delay_signal = false;
+    return c;
+  }()};
+  Time t = feed(ms(200), ms(800), {.queue_ms = 100});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+  feed(t, t, {.ce = 1});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+}
+
+TEST_F(KneeLawTest, AnIntervalOverTwoPathsIsJudgedOnTheLongerOnesFloor) {
+  Time t = feed(ms(200), ms(800), {.ttl = 61});
+  t = feed(t, t, {.queue_ms = 20, .ttl = 61});
+  t = feed(t, t + Duration::millis(200), {.ttl = 61});
+  t = feed(t, t + Duration::millis(200), {.floor_ms = 50, .ttl = 59});  // the longer path, in its own floor
+  ASSERT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+  t = feed(t, t + Duration::millis(200), {.ttl = 61});  // and back
+  // Packets over both: a mean 5 ms above the longer path's floor is no queue;
+  // 15 ms above it is.
+  t = feed(t, t, {.queue_ms = 35, .floor_ms = 20, .ttl = 61, .ttl_changed = true});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+  feed(t, t, {.queue_ms = 45, .floor_ms = 20, .ttl = 61, .ttl_changed = true});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+}
+
+TEST(KneeLawData, AsksForEcnSoAMarkingQueueShowsUnlessToldNot) {
+  for (const bool ecn : {true, false}) {
+    SenderConfig c;
+    c.ecn = ecn;
+    KneeSender sender(c);
+    const auto d = sender.poll_transmit(Time::from_us(0));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->ecn, ecn ? Ecn::kEct0 : Ecn::kNotEct);
+  }
+}
+
 TEST(KneeLawParse, RefusesValuesOutsideTheirRange) {
   SenderConfig c;
   EXPECT_EQ(KneeLaw::parse({{"cruise_margin", 1}}, c), "cruise_margin must be in [0, 1)");
   EXPECT_EQ(KneeLaw::parse({{"probe_reports", 1.5}}, c), "probe_reports must be a whole number in [1, 100]");
   EXPECT_EQ(KneeLaw::parse({{"cruise_max_s", 1}}, c), "cruise_max_s must be in [cruise_s, 3600]");
+  EXPECT_EQ(KneeLaw::parse({{"delay_signal", 2}}, c), "delay_signal must be 0 or 1");
+  EXPECT_EQ(KneeLaw::parse({{"path_ttl", 0.5}}, c), "path_ttl must be 0 or 1");
   EXPECT_EQ(KneeLaw::parse({}, c), "");
   EXPECT_TRUE(c.sending.safety_floor);  // on unless asked off
   EXPECT_FALSE(c.agent_signal);
+  EXPECT_TRUE(c.delay_signal);
+  EXPECT_TRUE(c.path_ttl);
+  EXPECT_TRUE(c.ecn);
+  EXPECT_EQ(KneeLaw::parse({{"ecn", 3}}, c), "ecn must be 0 or 1");
 }
 
 }  // namespace

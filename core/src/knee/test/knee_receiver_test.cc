@@ -60,6 +60,42 @@ TEST(KneeReceiver, ReportsTheDelaysMarksAndLowestRateOfTheInterval) {
   EXPECT_EQ(rep->loss_event_rate_ppb, 0u);
 }
 
+TEST(KneeReceiver, ReportsTheTtlAndWhetherItChangedInTheInterval) {
+  KneeReceiver r;
+  r.handle_datagram_with_ttl(ms(30), data(0, ms(0)), Ecn::kNotEct, 61);
+  auto rep = report(r, ms(30));
+  ASSERT_TRUE(rep);
+  EXPECT_EQ(rep->ttl, 61);
+  EXPECT_FALSE(rep->ttl_changed);
+  r.handle_datagram_with_ttl(ms(60), data(1, ms(40)), Ecn::kNotEct, 61);
+  r.handle_datagram_with_ttl(ms(110), data(2, ms(80)), Ecn::kNotEct, 63);  // two hops fewer
+  r.handle_timeout(ms(430));
+  rep = report(r, ms(430));
+  ASSERT_TRUE(rep);
+  EXPECT_EQ(rep->ttl, 63);
+  EXPECT_TRUE(rep->ttl_changed);
+  // One TTL since: the next report is of one path; a change across two
+  // intervals is the later interval's.
+  r.handle_datagram_with_ttl(ms(450), data(3, ms(420)), Ecn::kNotEct, 63);
+  r.handle_timeout(ms(830));
+  rep = report(r, ms(830));
+  EXPECT_FALSE(rep->ttl_changed);
+  r.handle_datagram_with_ttl(ms(850), data(4, ms(820)), Ecn::kNotEct, 60);
+  r.handle_timeout(ms(1230));
+  rep = report(r, ms(1230));
+  EXPECT_TRUE(rep->ttl_changed);
+  EXPECT_EQ(rep->ttl, 60);
+}
+
+TEST(KneeReceiver, WithoutATtlReportsNone) {
+  KneeReceiver r;
+  r.handle_datagram(ms(30), data(0, ms(0)), Ecn::kNotEct);
+  const auto rep = report(r, ms(30));
+  ASSERT_TRUE(rep);
+  EXPECT_EQ(rep->ttl, 0);
+  EXPECT_FALSE(rep->ttl_changed);
+}
+
 TEST(KneeReceiver, ReportsALossAtOnceWithTheLossEventRate) {
   KneeReceiver r;
   r.handle_datagram(ms(10), data(0, ms(0)), Ecn::kNotEct);

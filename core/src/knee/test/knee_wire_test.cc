@@ -62,6 +62,8 @@ Report report() {
   r.owd_mean_us = 3'000;
   r.r_min_Bps = -1200;
   r.loss_event_rate_ppb = 12345;
+  r.ttl = 61;
+  r.ttl_changed = true;
   return r;
 }
 
@@ -75,12 +77,16 @@ TEST(KneeWire, ReportRoundTrips) {
   EXPECT_EQ(r->r_min_Bps, -1200);
   EXPECT_TRUE(r->loss_detected);
   EXPECT_TRUE(r->periodic);
+  EXPECT_EQ(r->ttl, 61);
+  EXPECT_TRUE(r->ttl_changed);
+  EXPECT_EQ(bytes[7] & 0x2, 0x2);  // C, the bit after P
+  EXPECT_EQ(bytes[64], 61);        // the TTL, in the first byte of the last word
 }
 
 TEST(KneeWire, ReportsThatCannotBeAreRefused) {
   auto bytes = encode_report(report());
   bytes.push_back(0);
-  EXPECT_EQ(decode_report(bytes).error(), "mantra report: 65 bytes, not 64");
+  EXPECT_EQ(decode_report(bytes).error(), "mantra report: 69 bytes, not 68");
   Report r = report();
   r.owd_min_us = r.owd_mean_us + 1;
   EXPECT_EQ(decode_report(encode_report(r)).error(), "mantra report: minimum one-way delay above the mean");

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from mantra.lab.analysis import aggregate, t_interval
-from mantra.lab.claims import BAND, MIN_SEEDS, _bounds, _picked, _samples, judge
+from mantra.lab.claims import BAND, MIN_SEEDS, _best, _bounds, _picked, _samples, judge
 from mantra.lab.store import scalars
 
 
@@ -169,3 +169,44 @@ def test_pick_takes_the_run_ranked_at_q_and_reports_its_own_metric():
 def test_the_same_value_at_every_seed_is_exactly_it_with_no_spread():
     # 1.48 three times: the float mean is 1.4799999999999998 and the sample deviation 2.7e-16
     assert t_interval([1.48, 1.48, 1.48]) == (1.48, 0.0, 3)
+
+
+def video_frame():
+    """PSNR and frozen share of three transports over five seeds: latp best on PSNR (39 +- 0.5),
+    mantra 0.3 dB below it, tfrc 5 dB below it; tfrc freezes least."""
+    rows = []
+    for seed, wobble in zip(range(1, 6), (-0.4, -0.2, 0.0, 0.2, 0.4)):
+        for transport, psnr, frozen in (("latp", 39.0, 0.02), ("mantra", 38.7, 0.01), ("tfrc", 34.0, 0.0)):
+            rows.append({"seed": seed, "transport": transport, "psnr": psnr + wobble, "frozen": frozen})
+    return pd.DataFrame(rows)
+
+
+def test_best_compares_the_subject_with_the_best_other_within_its_interval():
+    check = {"kind": "best", "metric": "psnr", "axis": "transport", "subject": "mantra", "direction": "max"}
+    samples, best_half, label = _best(video_frame(), check)
+    assert samples.tolist() == pytest.approx([-0.3] * 5)  # paired: the wobble cancels
+    _, latp_half, _ = t_interval([38.6, 38.8, 39.0, 39.2, 39.4])
+    assert best_half == pytest.approx(latp_half)
+    assert label == "psnr: mantra against the best other transport, latp"
+    assert judge(-0.3, 0.0, 5, (-best_half, None)) == "pass"  # 0.3 dB below, inside latp's +-0.39
+    # 0.5 dB below: outside the best's interval
+    rows = video_frame()
+    rows.loc[rows["transport"] == "mantra", "psnr"] -= 0.2
+    samples, best_half, _ = _best(rows, check)
+    assert judge(float(samples.mean()), 0.0, 5, (-best_half, None)) == "fail"
+
+
+def test_best_by_another_metric_picks_the_reference_by_it():
+    # The frozen share against the best transport by PSNR (latp), lower is better: mantra's 0.01
+    # beats latp's 0.02 although tfrc, the least frozen, is not the reference.
+    check = {
+        "kind": "best",
+        "metric": "frozen",
+        "axis": "transport",
+        "subject": "mantra",
+        "direction": "min",
+        "by": {"metric": "psnr", "direction": "max"},
+    }
+    samples, _, label = _best(video_frame(), check)
+    assert samples.tolist() == pytest.approx([0.01] * 5)  # above 0: better
+    assert label.endswith("latp")

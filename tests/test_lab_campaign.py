@@ -80,6 +80,24 @@ BAD = [
         r"claims.0.check.metric: names metric 'goodput', which the campaign's metrics do not have",
     ),
     (
+        lambda d: d.update(
+            claims=[
+                {
+                    "claim": "x",
+                    "paper": "y",
+                    "check": {
+                        "kind": "best",
+                        "metric": "throughput_kbps",
+                        "axis": "protocol",
+                        "subject": "dccp",
+                        "direction": "max",
+                    },
+                }
+            ]
+        ),
+        r"claims.0.check.subject: 'dccp' is not a value of axis protocol",
+    ),
+    (
         lambda d: d.update(plots=[{"kind": "sweep", "metric": "throughput_kbps", "x": "speed", "series": "protocol"}]),
         r"plots.0.x: names axis 'speed', which the grid does not have",
     ),

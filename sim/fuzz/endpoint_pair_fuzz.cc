@@ -77,7 +77,8 @@ void run(Side& side, Time now) {
 }
 
 // Delivers `from`'s oldest datagram to `to`: as sent, with one byte changed,
-// or cut short, as the input says.
+// or cut short, as the input says, with an IP TTL of 60 to 63 (the path's
+// hop count changes as the input says).
 void deliver(Side& from, Side& to, Time now, Input& in) {
   if (from.outbox.empty()) return;
   Datagram d = std::move(from.outbox.front());
@@ -87,7 +88,7 @@ void deliver(Side& from, Side& to, Time now, Input& in) {
   if (!b.empty() && how % 4 == 1) b[in.byte() % b.size()] ^= static_cast<uint8_t>(in.byte() | 1);
   if (!b.empty() && how % 4 == 2) b.resize(in.byte() % b.size());
   const Ecn ecn = how % 4 == 3 ? Ecn::kCe : d.ecn;
-  to.endpoint->handle_datagram(now, b, ecn);
+  to.endpoint->handle_datagram_with_ttl(now, b, ecn, static_cast<uint8_t>(60 + (how >> 6)));
 }
 
 }  // namespace

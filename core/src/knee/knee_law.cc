@@ -116,27 +116,33 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
   while (received_.front().at < now - kRateWindow) received_.pop_front();
 
   const uint8_t ttl = config_.path_ttl ? r.ttl : 0;
+  std::optional<int64_t> base_us;
   // Packets of two paths: judged on the longer one's floor, once the new one has one.
   if (config_.path_ttl && r.ttl_changed) {
     floor_delay_.expire(now);
-    base_owd_us_ = floor_delay_.of(ttl) ? floor_delay_.highest() : std::nullopt;
+    if (floor_delay_.of(ttl)) base_us = floor_delay_.highest();
   } else {
     floor_delay_.add(now, ttl, r.owd_min_us);
-    base_owd_us_ = floor_delay_.of(ttl);
+    base_us = floor_delay_.of(ttl);
   }
-  if (!base_owd_us_) return out;  // no floor to judge a delay on (none can be a queue yet)
-
-  const double packet_rate_Bps = knee_Bps_.value_or(std::max(out.receive_rate_Bps, rate_Bps_));
-  const double packet_time_us = static_cast<double>(state.packet_bytes()) * 1e6 / packet_rate_Bps;
-  const double queue_us = static_cast<double>(r.owd_mean_us) - static_cast<double>(*base_owd_us_);  // any wire values
-  last_queue_ms_ = queue_us / 1000.0;
-  out.queue_ms = last_queue_ms_;
-  const double threshold_us = std::max(config_.queue_packets * packet_time_us, config_.queue_min_ms * 1000);
-  const bool delay_queue = config_.delay_signal && queue_us > threshold_us;
   const bool ce = r.ce_packets > 0;
   const bool agent = config_.agent_signal && r.r_min_Bps < 0;
   ce_queues_ += ce ? 1 : 0;
   agent_queues_ += agent ? 1 : 0;
+  bool delay_queue = false;
+  if (base_us) {
+    base_owd_us_ = base_us;
+    const double packet_rate_Bps = knee_Bps_.value_or(std::max(out.receive_rate_Bps, rate_Bps_));
+    const double packet_time_us = static_cast<double>(state.packet_bytes()) * 1e6 / packet_rate_Bps;
+    const double queue_us = static_cast<double>(r.owd_mean_us) - static_cast<double>(*base_us);  // any wire values
+    last_queue_ms_ = queue_us / 1000.0;
+    out.queue_ms = last_queue_ms_;
+    const double threshold_us = std::max(config_.queue_packets * packet_time_us, config_.queue_min_ms * 1000);
+    delay_queue = config_.delay_signal && queue_us > threshold_us;
+  }
+  // With no floor to judge it on, a report's delay says nothing: it shows a
+  // queue by a mark, or nothing at all (not the absence of a queue).
+  out.judged = base_us.has_value() || !config_.delay_signal;
   out.queue = delay_queue || ce || agent;
 
   queues_ += out.queue ? 1 : 0;
@@ -162,6 +168,10 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
   if (config_.path_ttl && !r.ttl_changed && r.ttl != 0) {
     if (path_ttl_ != 0 && r.ttl != path_ttl_ && knee_Bps_) on_new_path(now);
     path_ttl_ = r.ttl;
+  }
+  if (!in.judged && !in.queue) {  // nothing known: no growth, no step, no clean probe report
+    ++unjudged_;
+    return;
   }
   const double x_recv = received_Bps(now, kRateWindow);
   const Duration settle = state.rtt().smoothed() + report_interval_;  // until reports show the new rate
@@ -307,6 +317,7 @@ std::vector<std::pair<std::string, double>> KneeLaw::diagnostics(const SendState
                                                    {"nofeedback_expiries", static_cast<double>(nofeedback_expiries_)},
                                                    {"last_queue_ms", last_queue_ms_}};
   d.emplace_back("new_paths", static_cast<double>(new_paths_));
+  d.emplace_back("unjudged_reports", static_cast<double>(unjudged_));
   if (base_owd_us_) d.emplace_back("delay_floor_ms", static_cast<double>(*base_owd_us_) / 1000.0);
   if (state.has_rtt()) d.emplace_back("rtt_ms", state.rtt().smoothed().ms());
   return d;

@@ -16,7 +16,10 @@
 // every loss, on by default here) caps the rate whatever the law says.
 // Where the driver reads the IP TTL, the floor is kept per TTL (DelayFloor),
 // an interval whose TTL changed is judged on the longest path's floor, and
-// a path of another hop count is a path of unknown knee: search it again.
+// a path of another hop count is a path of unknown knee: search it again
+// (once K is known). A report with no floor to judge its delay on (packets
+// of a new path, or of paths that keep alternating) changes nothing unless
+// it carries a mark.
 //
 //   [startup] X *= startup_gain per report interval while no queue shows,
 //      │    at most twice the receive rate
@@ -41,7 +44,8 @@
 //      │   ──► [probe] again
 //   any ──no report for nofeedback_intervals──► X /= 2, K kept, [recover]
 //   any ──a report of one TTL, not the previous such report's (a path of
-//         another hop count)──► X kept, K forgotten at the next queue, [startup]
+//         another hop count), once K is known──► X kept, K forgotten at the
+//         next queue, [startup]
 //   [recover] as startup, up to (1 - cruise_margin) K ──► [cruise];
 //      queue ──► K = min(K, receive rate) (*) ──► [drain]
 //   (*) K falls by at most one drain_factor step per report: a report of
@@ -126,6 +130,7 @@ class KneeLaw : public RateLaw {
     bool queue = false;
     double queue_ms = 0;          // mean delay above the floor
     double receive_rate_Bps = 0;  // 0: the interval carried no data
+    bool judged = true;           // false: no floor to judge the delay on (a new path's first interval)
   };
   Reading read(Time now, const Report& r, const SendState& state);
   void on_report(Time now, const Report& r, const SendState& state);
@@ -168,7 +173,7 @@ class KneeLaw : public RateLaw {
   Duration cruise_for_;            // how long the current cruise lasts
   bool urgent_next_ = false;
   DelayFloor floor_delay_;              // per TTL
-  std::optional<int64_t> base_owd_us_;  // the floor the last report was judged on
+  std::optional<int64_t> base_owd_us_;  // the floor the last judged report was judged on
   uint8_t path_ttl_ = 0;                // of the last report whose packets all came with one TTL; 0: none
   std::optional<FloorSignal> floor_;
   // The receiver's report interval, as its last periodic report (P) spanned;
@@ -177,7 +182,7 @@ class KneeLaw : public RateLaw {
   Duration report_interval_ = kDefaultReportInterval;
   double last_queue_ms_ = 0;
   int64_t queues_ = 0, probes_ = 0, probes_up_ = 0, nofeedback_expiries_ = 0, agent_queues_ = 0, ce_queues_ = 0,
-          new_paths_ = 0;
+          new_paths_ = 0, unjudged_ = 0;
 };
 
 using KneeSender = RateSenderWith<KneeLaw>;

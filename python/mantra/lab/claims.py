@@ -21,6 +21,14 @@ seeds):
   `direction: falls` (slope < 0) or `rises` (slope > 0);
 - ratio_trend: the slope against `x` of the ratio `num`/`den` (each seed's mean at each value
   of `x`): "A's gain over B grows with speed", i.e. B is more sensitive to it than A;
+- best: the transport (or any value of `axis`) `subject` against the best of the others, as a
+  goal "the best of all, or within the interval of the best" reads: the best other is the value of
+  `axis` whose mean of `by.metric` is highest (`by.direction: max`) or lowest (`min`; `by`
+  defaults to `metric` and `direction`); the number is the subject's `metric` minus the best
+  other's, per seed (paired), signed so that above 0 is better (`direction: max`: a higher
+  `metric` is better, `min`: a lower one); the bound is minus the half-width of the best other's
+  own 95 % interval: pass when the subject is within the best's interval or better, on the whole
+  interval of the difference. The estimate names the best other;
 - pick: one run chosen by rank, as a paper shows "a good case" of its 30 runs: among the
   seeds at `where`, the run at quantile `q` (0 the lowest, 1 the highest) of the metric `by`
   (default: `metric` itself); its `metric`, shown beside [min, max]. With `num` and `den`, the
@@ -73,6 +81,7 @@ KINDS = {
     "trend": ({"kind", "metric", "x", "direction"}, {"where"}),
     "ratio_trend": ({"kind", "metric", "num", "den", "x", "direction"}, {"where"}),
     "pick": ({"kind", "metric", "q"}, {"where", "by", "num", "den"} | _BOUNDS),
+    "best": ({"kind", "metric", "axis", "subject", "direction"}, {"where", "by"}),
 }
 
 # Fewer paired seeds than this give no pass or fail. The interval's width rests on the sample
@@ -139,11 +148,35 @@ def check_claims(camp: Campaign) -> None:
                 check_metric(camp, place + ("check", "by"), check["by"])
             if ("num" in check) != ("den" in check):
                 raise camp.doc.error(place + ("check",), "give both num and den, or neither")
+        if kind == "best":
+            _check_best(camp, place + ("check",), check)
+            continue
         if kind in ("trend", "ratio_trend"):
             check_axis(camp, place + ("check", "x"), check["x"], numeric=True)
             if check["direction"] not in ("falls", "rises"):
                 raise camp.doc.error(place + ("check", "direction"), "falls or rises")
         _check_bounds(camp, place + ("check",), check)
+
+
+def _check_best(camp: Campaign, place: tuple[Any, ...], check: dict[str, Any]) -> None:
+    assert camp.doc is not None
+    check_axis(camp, place + ("axis",), check["axis"])
+    labels = camp.axis(check["axis"]).labels  # type: ignore[union-attr]
+    if check["subject"] not in labels:
+        raise camp.doc.error(place + ("subject",), f"{check['subject']!r} is not a value of axis {check['axis']}")
+    if len(labels) < 2:
+        raise camp.doc.error(place + ("axis",), "needs a value besides the subject to compare with")
+    if check["direction"] not in ("max", "min"):
+        raise camp.doc.error(place + ("direction",), "max (a higher metric is better) or min")
+    if check["axis"] in check.get("where", {}):
+        raise camp.doc.error(place + ("where",), f"selects on axis {check['axis']}, which the check compares across")
+    if "by" in check:
+        by = check["by"]
+        if not isinstance(by, dict) or set(by) != {"metric", "direction"}:
+            raise camp.doc.error(place + ("by",), "{metric, direction}: what makes the best other best")
+        check_metric(camp, place + ("by", "metric"), by["metric"])
+        if by["direction"] not in ("max", "min"):
+            raise camp.doc.error(place + ("by", "direction"), "max or min")
 
 
 def _is_number(value: Any) -> bool:
@@ -196,6 +229,8 @@ def _unit(camp: Campaign, check: dict[str, Any]) -> Unit:
 
 
 def _bounds(check: dict[str, Any]) -> tuple[float | None, float | None]:
+    if check["kind"] == "best":  # set from the runs (evaluate)
+        return (0.0, None)
     if check["kind"] in ("trend", "ratio_trend"):
         return (0.0, None) if check["direction"] == "rises" else (None, 0.0)
     if "target" in check:
@@ -260,6 +295,25 @@ def _pick(rows: pd.DataFrame, metric: str, by: str, q: float) -> tuple[float, in
     return float(ranked[metric].iloc[round(q * (len(ranked) - 1))]), len(ranked)
 
 
+def _best(frame: pd.DataFrame, check: dict[str, Any]) -> tuple[pd.Series, float, str]:
+    """A best claim's per-seed differences (above 0: the subject is better), the half-width of the
+    best other's own interval, and the estimate's label, which names the best other."""
+    metric, axis, subject = check["metric"], check["axis"], check["subject"]
+    by = check.get("by", {"metric": metric, "direction": check["direction"]})
+    rows = select(frame, check.get("where"))
+    means = {
+        value: per_seed(group, by["metric"]).mean() for value, group in rows.groupby(axis) if value != subject
+    }
+    means = {value: mean for value, mean in means.items() if math.isfinite(mean)}
+    if not means:
+        return pd.Series(dtype=float), math.nan, f"{metric}: {subject} against no other {axis}"
+    best = (max if by["direction"] == "max" else min)(means, key=lambda v: means[v])
+    num, den = _paired(rows, {"num": {axis: subject}, "den": {axis: best}, "metric": metric}, metric)
+    sign = 1.0 if check["direction"] == "max" else -1.0
+    _, best_half, _ = t_interval(per_seed(select(rows, {axis: best}), metric).to_numpy())
+    return sign * (num - den), best_half, f"{metric}: {subject} against the best other {axis}, {best}"
+
+
 def _picked(frame: pd.DataFrame, check: dict[str, Any]) -> tuple[float, int, str]:
     metric, q = check["metric"], float(check["q"])
     by = check.get("by", metric)
@@ -303,13 +357,17 @@ def evaluate(frame: pd.DataFrame, camp: Campaign) -> list[Verdict]:
     out = []
     for entry in camp.claims:
         check = entry["check"]
+        bounds = _bounds(check)
         if check["kind"] == "pick":
             mean, n, estimate = _picked(frame, check)
             half = 0.0 if math.isfinite(mean) else math.nan
+        elif check["kind"] == "best":
+            samples, best_half, estimate = _best(frame, check)
+            mean, half, n = t_interval(samples.to_numpy())
+            bounds = (-best_half if math.isfinite(best_half) else 0.0, None)
         else:
             samples, estimate = _samples(frame, check)
             mean, half, n = t_interval(samples.to_numpy())
-        bounds = _bounds(check)
         holds = (check.get("holds", {}).get("min"), check.get("holds", {}).get("max"))
         picked = check["kind"] == "pick"
         out.append(

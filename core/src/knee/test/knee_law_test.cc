@@ -294,6 +294,20 @@ TEST_F(KneeLawTest, ALongerPathsFloorIsNoQueueWhereTheTtlShowsIt) {
   }
 }
 
+// A path that keeps changing leaves no floor: then the law holds its rate
+// (no growth on a report that cannot show a queue), and a mark still counts.
+TEST_F(KneeLawTest, ReportsWithNoFloorHoldTheRateAndAMarkStillCounts) {
+  Time t = feed(ms(200), ms(600), {.ttl = 61});
+  const double rate = law().rate_Bps();
+  // Every interval has packets of two paths, and the floors of 10 s ago are gone.
+  t = feed(t + Duration::seconds(11), t + Duration::seconds(13), {.ttl = 60, .ttl_changed = true});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+  EXPECT_NEAR(law().rate_Bps(), rate, 1);
+  EXPECT_GT(law().diagnostics(sender.state()).size(), 0u);
+  feed(t, t, {.ce = 1, .ttl = 61, .ttl_changed = true});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+}
+
 TEST_F(KneeLawTest, WithoutTheDelaySignalOnlyMarksAreAQueue) {
   sender = KneeSender{[] {
     SenderConfig c;

@@ -37,7 +37,8 @@ void send_batch_and_check(bool gso, const std::string& host) {
   // A TTL no system defaults to: what arrives is what was sent (loopback: no router).
   constexpr int kTtl = 37;
   const bool v6 = host.front() == '[';
-  ASSERT_EQ(setsockopt(tx.fd(), v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_UNICAST_HOPS : IP_TTL, &kTtl, sizeof kTtl), 0);
+  ASSERT_EQ(setsockopt(tx.fd(), v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_UNICAST_HOPS : IP_TTL, &kTtl, sizeof kTtl),
+            0);
   std::vector<std::vector<uint8_t>> payloads;
   for (int i = 0; i < 12; ++i) payloads.emplace_back(i == 11 ? 300 : 1200, static_cast<uint8_t>(i));
   payloads.emplace_back(50, 99);  // another size: a run of its own

@@ -46,8 +46,8 @@ lies wholly within `holds`: the direction holds, the number does not), inconclus
 straddles a bound. A pick has no verdict ("reported"): one run's value says nothing of how
 often such a run happens.
 
-A verdict carries the unit of its number (numbers.py): the metric's for value, trend and pick,
-none for a ratio.
+A verdict carries the unit of its number (numbers.py): the metric's for value, difference, best
+and pick, none for a ratio or a slope.
 """
 
 from __future__ import annotations
@@ -210,7 +210,12 @@ def _check_bounds(camp: Campaign, place: tuple[Any, ...], check: dict[str, Any])
 
 def claim_metrics(check: dict[str, Any]) -> set[str]:
     """The metrics a claim's number is made of."""
-    return {check["metric"], *([check["den_metric"]] if "den_metric" in check else [])}
+    by = check.get("by")
+    return {
+        check["metric"],
+        *([check["den_metric"]] if "den_metric" in check else []),
+        *([by["metric"]] if isinstance(by, dict) else []),
+    }
 
 
 def claim_selections(check: dict[str, Any]) -> list[dict[str, Any]]:
@@ -301,10 +306,14 @@ def _best(frame: pd.DataFrame, check: dict[str, Any]) -> tuple[pd.Series, float,
     metric, axis, subject = check["metric"], check["axis"], check["subject"]
     by = check.get("by", {"metric": metric, "direction": check["direction"]})
     rows = select(frame, check.get("where"))
-    means = {
-        value: per_seed(group, by["metric"]).mean() for value, group in rows.groupby(axis) if value != subject
-    }
-    means = {value: mean for value, mean in means.items() if math.isfinite(mean)}
+    subject_seeds = set(per_seed(select(rows, {axis: subject}), metric).dropna().index)
+    means = {}
+    for value, group in rows.groupby(axis):
+        seeds = per_seed(group, by["metric"]).dropna()
+        # A reference needs enough seeds paired with the subject's: a value with a run or two
+        # could be "best" on a lucky mean and leave the claim with too few runs.
+        if value != subject and len(subject_seeds & set(seeds.index)) >= MIN_SEEDS:
+            means[value] = float(seeds.mean())
     if not means:
         return pd.Series(dtype=float), math.nan, f"{metric}: {subject} against no other {axis}"
     best = (max if by["direction"] == "max" else min)(means, key=lambda v: means[v])
@@ -364,7 +373,8 @@ def evaluate(frame: pd.DataFrame, camp: Campaign) -> list[Verdict]:
         elif check["kind"] == "best":
             samples, best_half, estimate = _best(frame, check)
             mean, half, n = t_interval(samples.to_numpy())
-            bounds = (-best_half if math.isfinite(best_half) else 0.0, None)
+            # The reference's half-width, to the two digits an interval is written with.
+            bounds = (-float(f"{best_half:.2g}") if math.isfinite(best_half) else 0.0, None)
         else:
             samples, estimate = _samples(frame, check)
             mean, half, n = t_interval(samples.to_numpy())

@@ -3,8 +3,9 @@
 The simulated half is campaigns/udp/parity.yaml: one flow over a 2 Mb/s, 50 ms point-to-point link
 whose queues are RED with ECN at the TF-WMFC paper's Table 1 parameters. The real half runs the same
 link through mantra-relay (both directions: the rate, the delay and the RED queue) with mantra-udp's
-receiver and sender at its ends on loopback, the safety floor off as in every campaign
-(`--no-floor`), one seed at a time (the relay's seed; its queue depends on real arrival times, so the
+receiver and sender at its ends on loopback, the safety floor as in every campaign (`--no-floor`:
+mantra-udp sets no `safety_floor`, so each protocol has its default, off but for mantra's), one
+seed at a time (the relay's seed; its queue depends on real arrival times, so the
 runs differ in more than the seed). Per protocol and metric it gives both means with Student-t 95 %
 intervals and a verdict: throughput and delay within 10 % of the simulator's mean, loss rates with
 overlapping intervals.
@@ -79,7 +80,7 @@ def run_udp_flow(
     try:
         sent = subprocess.run(
             [str(udp), "send", listen, "--protocol", protocol, "--duration", str(FLOW_S), "--quiet"]
-            + ["--no-floor", "--result", f"{stem}-send.json", *send_args],  # as in the campaigns: no safety floor
+            + ["--no-floor", "--result", f"{stem}-send.json", *send_args],  # as in the campaigns: the default floor
             capture_output=True,
             text=True,
             timeout=FLOW_S + 60,

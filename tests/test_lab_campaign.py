@@ -73,6 +73,7 @@ BAD = [
     (lambda d: d.update(grid={}), r"grid: empty grid"),
     (lambda d: d["grid"].update({"duration": []}), r"grid.duration: empty list of values"),
     (lambda d: d.update(seeds=0), r"seeds: the count of seeds must be at least 1"),
+    (lambda d: d.update(report_order="first"), r"report_order: a whole number in \[0, 1000\]"),
     (
         lambda d: d.update(
             claims=[{"claim": "x", "paper": "y", "check": {"kind": "value", "metric": "goodput", "min": 1}}]

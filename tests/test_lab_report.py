@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 from conftest import ROOT, mantra
-from lab_helpers import WIRED, write_campaign  # lab_helpers registers the picture maker "test-frames"
+from lab_helpers import WIRED, synthetic_store, write_campaign  # lab_helpers registers the picture maker "test-frames"
 from mantra.lab.report import write_report
 
 CAMPAIGN = copy.deepcopy(WIRED)
@@ -210,3 +210,21 @@ def test_a_campaign_run_on_its_first_seeds_says_so_and_reruns_with_the_same_subs
     assert refused.stderr.strip().splitlines()[-1] == (
         "mantra: --seeds: wired-small's profile has 2 seeds, fewer than 3"
     )
+
+
+def test_a_lower_report_order_comes_first_at_a_glance(tmp_path):
+    # Two campaigns in one results directory: by name "wired-small" would lead; its report_order
+    # puts "zz-comparison" first.
+    matrix = {"kind": "matrix", "metric": "throughput_kbps", "x": "topology.loss", "series": "protocol"}
+    lead = {**copy.deepcopy(WIRED), "campaign": "zz-comparison", "title": "Title L", "report_order": 1}
+    other = {**copy.deepcopy(WIRED), "title": "Title O"}
+
+    def result(point, seed):
+        return {"flows": [{"throughput_kbps": 100.0 + seed, "delay_ms": {"p95": 10.0}}]}
+
+    for doc in (other, lead):  # one results directory, each campaign's file written in turn
+        _, store, out = synthetic_store(tmp_path, {**doc, "plots": [matrix]}, result)
+        store.close()
+    page = write_report(out).read_text()
+    glance = page[page.index('id="glance"') :]
+    assert glance.index("Title L") < glance.index("Title O")

@@ -41,7 +41,22 @@ NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _DOTTED = r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*"
 METRIC_PATH = re.compile(rf"^{_DOTTED}(?: [/+] {_DOTTED})?$")
 
-TOP_KEYS = {"campaign", "title", "description", "base", "grid", "seeds", "metrics", "plots", "claims", "quick"}
+TOP_KEYS = {
+    "campaign",
+    "title",
+    "description",
+    "base",
+    "grid",
+    "seeds",
+    "metrics",
+    "plots",
+    "claims",
+    "quick",
+    "report_order",
+}
+# Where a campaign comes in a report of several (its sections and its tables at a glance): lower
+# first, then by name.
+DEFAULT_REPORT_ORDER = 100
 QUICK_KEYS = {"seeds", "set", "grid"}
 # Columns of the run index; a grid axis may not take one of these names.
 RESERVED = {
@@ -88,6 +103,7 @@ class Campaign:
     plots: list[dict[str, Any]]
     claims: list[dict[str, Any]]
     quick: bool = False
+    report_order: int = DEFAULT_REPORT_ORDER
     seeds_of_profile: int = 0  # when only the first seeds of the profile run (--seeds N): how many it has
     doc: Located | None = field(default=None, repr=False)
     base_as_written: dict[str, Any] = field(default_factory=dict, repr=False)  # before any quick 'set'
@@ -244,6 +260,12 @@ def _apply_quick(doc: Located, camp: Campaign, quick: Any) -> None:
     camp.quick = True
 
 
+def _report_order(doc: Located, value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 1000:
+        raise doc.error(("report_order",), "a whole number in [0, 1000]: lower comes first in a report")
+    return value
+
+
 def parse_campaign(doc: Located, quick: bool = False) -> Campaign:
     """The campaign of a loaded document, its grid, seeds and metrics checked; its plots
     and claims are checked by lab.load, which knows them."""
@@ -284,6 +306,7 @@ def parse_campaign(doc: Located, quick: bool = False) -> Campaign:
         metrics=dict(metrics),
         plots=data.get("plots") or [],
         claims=data.get("claims") or [],
+        report_order=_report_order(doc, data.get("report_order", DEFAULT_REPORT_ORDER)),
         doc=doc,
     )
     for axis in camp.axes:

@@ -216,6 +216,7 @@ def write_report(out: str | Path, title: str | None = None, ledger: Path | None 
         (out / "plots").mkdir(exist_ok=True)
         papers = paper_claims(ROOT)
         sections = [_section(store, frame, name, record, out, papers) for name, record in records.items()]
+        sections.sort(key=lambda sec: (sec.campaign.report_order, sec.campaign.name))
         verdicts = Counter(c.verdict.verdict for s in sections for c in s.claims)
         env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
         page = env.from_string(TEMPLATE.read_text()).render(

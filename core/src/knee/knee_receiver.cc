@@ -42,8 +42,19 @@ void KneeReceiver::handle_datagram_with_ttl(Time now, std::span<const uint8_t> b
   // Any 64-bit send time may come off the wire: the difference saturates.
   int64_t owd_us = 0;
   if (__builtin_sub_overflow(now.us(), h->send_time_us, &owd_us)) owd_us = h->send_time_us < 0 ? INT64_MAX : INT64_MIN;
-  in.owd_min_us = in.packets == 0 ? owd_us : std::min(in.owd_min_us, owd_us);
-  in.owd_sum_us += static_cast<double>(owd_us);
+  // The delay of full-size packets only: on a multi-hop radio a packet's
+  // floor grows with its size (each hop sends every byte), so a mix of sizes
+  // would read the large ones' longer floor as a queue.
+  const auto size = static_cast<int64_t>(bytes.size());
+  if (size > largest_bytes_) {
+    largest_bytes_ = size;
+    in.timed = 0;  // the interval's earlier packets were smaller: not comparable
+  }
+  if (static_cast<double>(size) >= kFullSizeShare * static_cast<double>(largest_bytes_)) {
+    in.owd_min_us = in.timed == 0 ? owd_us : std::min(in.owd_min_us, owd_us);
+    in.owd_sum_us = (in.timed == 0 ? 0 : in.owd_sum_us) + static_cast<double>(owd_us);
+    ++in.timed;
+  }
   ++in.packets;
   in.bytes = saturated_u32(int64_t{in.bytes} + static_cast<int64_t>(bytes.size()));
   if (ecn == Ecn::kCe) ++in.ce;
@@ -89,12 +100,13 @@ std::optional<Datagram> KneeReceiver::poll_transmit(Time now) {
   r.bytes = interval_.bytes;
   r.ce_packets = interval_.ce;
   r.losses = interval_.losses;
-  if (interval_.packets > 0) {
+  if (interval_.timed > 0) {
     r.owd_min_us = interval_.owd_min_us;
     r.owd_mean_us =
         std::max(r.owd_min_us,
-                 static_cast<int64_t>(std::llround(std::clamp(interval_.owd_sum_us / interval_.packets, -9e18, 9e18))));
+                 static_cast<int64_t>(std::llround(std::clamp(interval_.owd_sum_us / interval_.timed, -9e18, 9e18))));
   }
+  r.no_delay = interval_.packets > 0 && interval_.timed == 0;
   r.r_min_Bps = interval_.r_min_Bps;
   r.loss_event_rate_ppb = floor_loss_ppb(losses_.loss_event_rate());
   r.ttl = last_ttl_;

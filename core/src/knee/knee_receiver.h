@@ -9,7 +9,9 @@
 // the first after an idle spell) it reports what arrived since the previous
 // report: packets, bytes and the span they cover, the minimum and mean
 // one-way delay, CE-marked packets, losses, the lowest R, and the loss event
-// rate over every loss. Where the driver reads the IP TTL, the report also
+// rate over every loss. The delays are the full-size packets' (at least 90 %
+// of the largest seen; a multi-hop radio's floor grows with the size), N
+// when none came. Where the driver reads the IP TTL, the report also
 // carries the last packet's TTL, and the C bit when it changed in the
 // interval (the path's hop count changed).
 //
@@ -62,13 +64,17 @@ class KneeReceiver : public Receiver {
   struct Interval {
     std::optional<Time> began;  // the last report, or the first arrival
     uint32_t packets = 0, bytes = 0, ce = 0, losses = 0;
+    uint32_t timed = 0;  // the full-size packets, whose delays are the interval's
     int64_t owd_min_us = 0;
     double owd_sum_us = 0;
     int32_t r_min_Bps = latp::kNoRateLimit;
     bool ttl_changed = false;
   };
 
+  // A packet of at least this share of the largest seen is full-size.
+  static constexpr double kFullSizeShare = 0.9;
   Duration report_interval_;
+  int64_t largest_bytes_ = 0;
   EndpointStats stats_;
   std::optional<std::pair<uint16_t, uint16_t>> ports_;  // the sender's (src, dst)
   LossDetector detector_;

@@ -5,12 +5,12 @@
 namespace mantra::knee {
 namespace {
 
-// Sequence (24) | type (4) | L (1) | P (1) | C (1) | reserved (1), as LATP packs its word.
+// Sequence (24) | type (4) | L (1) | P (1) | C (1) | N (1), as LATP packs its word.
 constexpr uint32_t kSeqMask = latp::kSeqMask;
-constexpr uint32_t kLossBit = 0x8, kPeriodicBit = 0x4, kTtlChangedBit = 0x2;
+constexpr uint32_t kLossBit = 0x8, kPeriodicBit = 0x4, kTtlChangedBit = 0x2, kNoDelayBit = 0x1;
 uint32_t pack_word(const Report& r) {
   return ((r.highest_seq & kSeqMask) << 8) | (uint32_t{kReportType} << 4) | (r.loss_detected ? kLossBit : 0u) |
-         (r.periodic ? kPeriodicBit : 0u) | (r.ttl_changed ? kTtlChangedBit : 0u);
+         (r.periodic ? kPeriodicBit : 0u) | (r.ttl_changed ? kTtlChangedBit : 0u) | (r.no_delay ? kNoDelayBit : 0u);
 }
 
 }  // namespace
@@ -88,6 +88,7 @@ DecodeResult<Report> decode_report(std::span<const uint8_t> bytes) {
   out.loss_detected = (word & kLossBit) != 0;
   out.periodic = (word & kPeriodicBit) != 0;
   out.ttl_changed = (word & kTtlChangedBit) != 0;
+  out.no_delay = (word & kNoDelayBit) != 0;
   out.ttl = static_cast<uint8_t>(ttl_word >> 24);
   out.echo_send_time_us = static_cast<int64_t>(echo);
   out.owd_min_us = static_cast<int64_t>(owd_min);

@@ -12,7 +12,7 @@
 // arrived since the previous report:
 //
 //   | src port 16 | dst port 16 |                                           0
-//   | highest seq (24) | PT 3 (4) | L (1) | P (1) | C (1) | res (1) |       4
+//   | highest seq (24) | PT 3 (4) | L (1) | P (1) | C (1) | N (1) |         4
 //   | echo: send time of the highest packet (64, us) |                      8
 //   | elapsed since it arrived (32, us) | interval (32, us) |              16
 //   | packets (32) | bytes (32) | CE-marked packets (32) | losses (32) |   24
@@ -25,6 +25,10 @@
 // TTL is the IP TTL the interval's last packet arrived with (0: the driver
 // cannot read it); C says the TTL changed within the interval (or since
 // the previous interval's last packet): the path's hop count changed.
+// The delays are those of the interval's full-size packets (at least 90 %
+// of the largest the receiver has seen): on a multi-hop radio a packet's
+// floor grows with its size. N says no full-size packet arrived: the
+// delays are 0 and mean nothing.
 //
 // One-way delays are the receiver's clock minus the sender's: on one host or
 // in the simulator the true delay, across hosts that plus a fixed offset,
@@ -75,6 +79,7 @@ struct Report {
   uint32_t loss_event_rate_ppb = 0;
   uint8_t ttl = 0;           // of the last packet; 0: not known
   bool ttl_changed = false;  // C: the path's hop count changed in the interval
+  bool no_delay = false;     // N: no full-size packet, so no delay was measured
 };
 
 // Writes the header, then zeros up to `packet_bytes` (>= kDataHeaderBytes).

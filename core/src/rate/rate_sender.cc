@@ -163,7 +163,7 @@ std::optional<Datagram> RateSender::next_data(Time now) {
   const Rate law_pacing = law_->pacing_rate(state_);
   Rate pacing = law_pacing;
   if (const auto floor = floor_rate(); floor && *floor < law_->allowed_rate(state_)) {
-    ++floor_capped_packets_;
+    ++state_.floor_capped_sends_;
     pacing = std::min(law_pacing, floor_pacing(*floor));
   }
   const Duration ipi = law_->next_gap(Bytes(bytes) / pacing);
@@ -204,7 +204,7 @@ EndpointStats RateSender::stats() const {
   if (safety_floor_) {
     const auto floor = floor_rate();
     s.diagnostics.emplace_back("floor_rate_bps", floor ? static_cast<double>(floor->bits_per_sec()) : -1.0);
-    s.diagnostics.emplace_back("floor_capped_packets", static_cast<double>(floor_capped_packets_));
+    s.diagnostics.emplace_back("floor_capped_packets", static_cast<double>(state_.floor_capped_sends_));
   }
   return s;
 }

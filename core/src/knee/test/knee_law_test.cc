@@ -23,6 +23,7 @@ struct Path {
   double floor_ms = 20;  // the path's delay floor
   uint8_t ttl = 0;       // 0: the driver reads none
   bool ttl_changed = false;
+  bool no_delay = false;  // N: no full-size packet in the interval
 };
 
 std::vector<uint8_t> report(Time now, Path p = {}) {
@@ -40,6 +41,8 @@ std::vector<uint8_t> report(Time now, Path p = {}) {
   r.r_min_Bps = p.r_min;
   r.ttl = p.ttl;
   r.ttl_changed = p.ttl_changed;
+  r.no_delay = p.no_delay;
+  if (p.no_delay) r.owd_min_us = r.owd_mean_us = 0;
   return encode_report(r);
 }
 
@@ -49,12 +52,21 @@ class KneeLawTest : public ::testing::Test {
   Time feed(Time from, Time to, Path p = {}) {
     Time t = from;
     for (; t <= to; t = t + Duration::millis(200)) {
-      while (sender.poll_transmit(t)) {
-      }
+      send_until(t);
       sender.handle_datagram(t, report(t, p), Ecn::kNotEct);
     }
     return t;
   }
+  // The sender sends what its pacing lets it, polled every millisecond (a
+  // greedy source, so what it sends is its rate).
+  void send_until(Time t) {
+    for (sent_to_ = std::max(sent_to_, t - Duration::millis(200)); sent_to_ <= t;
+         sent_to_ = sent_to_ + Duration::millis(1)) {
+      while (sender.poll_transmit(sent_to_)) {
+      }
+    }
+  }
+  Time sent_to_;
   const KneeLaw& law() const { return sender.law(); }
   // Startup, then a queue at 1 s: K = 50 kB/s, draining; then cruise from 1.4 s.
   Time to_cruise() {
@@ -134,6 +146,36 @@ TEST_F(KneeLawTest, APassedProbeRaisesTheKneeOnlyToWhatArrived) {
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kProbe);
   feed(t, t + Duration::millis(600), {.delivered_Bps = 1.01 * kRate});
   EXPECT_NEAR(*law().knee_Bps(), 1.01 * kRate, 1);
+}
+
+// An application that sends less than the probe's rate (a video at a rung
+// below it) cannot show where the knee is: a passed probe then raises K to
+// its rate, unverified, so the application may step up; the first queue
+// sets K to what the path delivers.
+TEST_F(KneeLawTest, AnAppLimitedProbeRaisesTheKneeToItsRateUntilAQueueTestsIt) {
+  for (const bool offered : {false, true}) {
+    sender = KneeSender{[&] {
+      SenderConfig c;
+      c.sending.safety_floor = false;
+      c.sending.source.kind = offered ? SourceKind::kOffered : SourceKind::kGreedy;  // offered: nothing offered
+      return c;
+    }()};
+    sent_to_ = Time{};
+    Time t = to_cruise();
+    t = feed(t, t + Duration::millis(3800));
+    ASSERT_EQ(law().phase(), KneeLaw::Phase::kProbe);
+    t = feed(t, t + Duration::millis(600), {.delivered_Bps = 1.01 * kRate});
+    // Greedy: K is what arrived; held by the application: K is the probe's rate.
+    EXPECT_NEAR(*law().knee_Bps(), offered ? 1.03 * kRate : 1.01 * kRate, 1) << offered;
+    if (!offered) continue;
+    // The next probe (doubled: no queue yet) passes too; then a queue at
+    // 45 kB/s delivered sets K to the receive rate over the last 500 ms.
+    t = feed(t, t + Duration::millis(800), {.delivered_Bps = 1.01 * kRate});
+    EXPECT_GT(*law().knee_Bps(), 1.03 * kRate);
+    feed(t, t, {.queue_ms = 20, .delivered_Bps = 45'000});
+    EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+    EXPECT_LT(*law().knee_Bps(), kRate);
+  }
 }
 
 TEST_F(KneeLawTest, StartupGrowsToAtMostTwiceTheReceiveRate) {
@@ -273,6 +315,7 @@ TEST_F(KneeLawTest, ALongerPathsFloorIsNoQueueWhereTheTtlShowsIt) {
       config.path_ttl = c.path_ttl;
       return config;
     }()};
+    sent_to_ = Time{};
     Time t = feed(ms(200), ms(800), {.ttl = c.ttl});
     t = feed(t, t, {.queue_ms = 20, .ttl = c.ttl});
     t = feed(t, t + Duration::millis(200), {.ttl = c.ttl});
@@ -308,6 +351,16 @@ TEST_F(KneeLawTest, ReportsWithNoFloorHoldTheRateAndAMarkStillCounts) {
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
 }
 
+TEST_F(KneeLawTest, AReportWithNoDelayChangesNothingAndLeavesTheFloor) {
+  Time t = to_cruise();
+  const double rate = law().rate_Bps();
+  t = feed(t, t + Duration::millis(600), {.no_delay = true});  // its zeros are not a floor
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kCruise);
+  EXPECT_NEAR(law().rate_Bps(), rate, 1);
+  feed(t, t, {.queue_ms = 15});  // still judged on the 20-ms floor
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+}
+
 TEST_F(KneeLawTest, WithoutTheDelaySignalOnlyMarksAreAQueue) {
   sender = KneeSender{[] {
     SenderConfig c;
@@ -315,6 +368,7 @@ TEST_F(KneeLawTest, WithoutTheDelaySignalOnlyMarksAreAQueue) {
     c.delay_signal = false;
     return c;
   }()};
+  sent_to_ = Time{};
   Time t = feed(ms(200), ms(800), {.queue_ms = 100});
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
   feed(t, t, {.ce = 1});

@@ -11,7 +11,7 @@ namespace {
 Time ms(int64_t v) { return Time::from_us(v * 1000); }
 
 std::vector<uint8_t> data(uint32_t seq, Time sent, int32_t r = latp::kNoRateLimit, uint16_t rtt_ms = 50,
-                          uint16_t src_port = 4000) {
+                          uint16_t src_port = 4000, size_t bytes = 1000) {
   DataHeader h;
   h.latp.src_port = src_port;
   h.latp.dst_port = 4001;
@@ -20,7 +20,7 @@ std::vector<uint8_t> data(uint32_t seq, Time sent, int32_t r = latp::kNoRateLimi
   h.latp.rate_feedback_Bps = r;
   h.send_time_us = sent.us();
   std::vector<uint8_t> b;
-  encode_data(h, 1000, b);
+  encode_data(h, bytes, b);
   return b;
 }
 
@@ -85,6 +85,30 @@ TEST(KneeReceiver, ReportsTheTtlAndWhetherItChangedInTheInterval) {
   rep = report(r, ms(1230));
   EXPECT_TRUE(rep->ttl_changed);
   EXPECT_EQ(rep->ttl, 60);
+}
+
+// A multi-hop radio's floor grows with the packet's size: only the
+// full-size packets' delays are the interval's, and N says none came.
+TEST(KneeReceiver, TimesOnlyFullSizePacketsAndSaysWhenNoneCame) {
+  KneeReceiver r;
+  r.handle_datagram(ms(10), data(0, ms(0), latp::kNoRateLimit, 50, 4000, 1000), Ecn::kNotEct);
+  report(r, ms(10));
+  r.handle_datagram(ms(45), data(1, ms(40), latp::kNoRateLimit, 50, 4000, 200), Ecn::kNotEct);     // 5 ms, small
+  r.handle_datagram(ms(110), data(2, ms(80), latp::kNoRateLimit, 50, 4000, 950), Ecn::kNotEct);    // 30 ms, full
+  r.handle_datagram(ms(140), data(3, ms(120), latp::kNoRateLimit, 50, 4000, 1000), Ecn::kNotEct);  // 20 ms, full
+  r.handle_timeout(ms(410));
+  auto rep = report(r, ms(410));
+  ASSERT_TRUE(rep);
+  EXPECT_EQ(rep->packets, 3u);
+  EXPECT_EQ(rep->owd_min_us, 20'000);
+  EXPECT_EQ(rep->owd_mean_us, 25'000);
+  EXPECT_FALSE(rep->no_delay);
+  r.handle_datagram(ms(450), data(4, ms(440), latp::kNoRateLimit, 50, 4000, 300), Ecn::kNotEct);
+  r.handle_timeout(ms(810));
+  rep = report(r, ms(810));
+  ASSERT_TRUE(rep);
+  EXPECT_EQ(rep->packets, 1u);
+  EXPECT_TRUE(rep->no_delay);
 }
 
 TEST(KneeReceiver, WithoutATtlReportsNone) {

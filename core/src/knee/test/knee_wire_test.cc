@@ -64,6 +64,7 @@ Report report() {
   r.loss_event_rate_ppb = 12345;
   r.ttl = 61;
   r.ttl_changed = true;
+  r.no_delay = true;
   return r;
 }
 
@@ -79,7 +80,8 @@ TEST(KneeWire, ReportRoundTrips) {
   EXPECT_TRUE(r->periodic);
   EXPECT_EQ(r->ttl, 61);
   EXPECT_TRUE(r->ttl_changed);
-  EXPECT_EQ(bytes[7] & 0x2, 0x2);  // C, the bit after P
+  EXPECT_TRUE(r->no_delay);
+  EXPECT_EQ(bytes[7] & 0x3, 0x3);  // C and N, the bits after P
   EXPECT_EQ(bytes[64], 61);        // the TTL, in the first byte of the last word
 }
 

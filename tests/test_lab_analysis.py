@@ -175,7 +175,7 @@ def video_frame():
     """PSNR and frozen share of three transports over five seeds: latp best on PSNR (39 +- 0.5),
     mantra 0.3 dB below it, tfrc 5 dB below it; tfrc freezes least."""
     rows = []
-    for seed, wobble in zip(range(1, 6), (-0.4, -0.2, 0.0, 0.2, 0.4)):
+    for seed, wobble in zip(range(1, 6), (-0.4, -0.2, 0.0, 0.2, 0.4), strict=True):
         for transport, psnr, frozen in (("latp", 39.0, 0.02), ("mantra", 38.7, 0.01), ("tfrc", 34.0, 0.0)):
             rows.append({"seed": seed, "transport": transport, "psnr": psnr + wobble, "frozen": frozen})
     return pd.DataFrame(rows)

@@ -233,10 +233,8 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
         // (not the rate itself, which the sender may not have reached), unless the
         // application held the sending below it: then nothing above its rate can
         // be learned but by letting it send more, and K takes the probe's rate.
-        const double probe_s = (now - phase_since_).secs();
-        const double sent_Bps = static_cast<double>(state.data_bytes_sent() - probe_sent_bytes_at_) / probe_s;
         const bool app_limited =
-            state.floor_capped_sends() == probe_capped_at_ && sent_Bps < kAppLimitedShare * rate_Bps_;
+            state.floor_capped_sends() == probe_capped_at_ && state.source_dry_polls() > probe_dry_at_;
         const double probed_Bps = probe_us_ > 0 ? probe_bytes_ * 1e6 / probe_us_ : 0;
         knee_Bps_ = std::max(*knee_Bps_, app_limited ? rate_Bps_ : std::min(rate_Bps_, probed_Bps));
         if (app_limited) {
@@ -253,7 +251,7 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
 void KneeLaw::start_probe(Time now, const SendState& state) {
   ++probes_;
   enter(Phase::kProbe, now);
-  probe_sent_bytes_at_ = state.data_bytes_sent();
+  probe_dry_at_ = state.source_dry_polls();
   probe_capped_at_ = state.floor_capped_sends();
   set_rate(probe_rate_Bps(state), state);
 }

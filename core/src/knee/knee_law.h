@@ -44,8 +44,9 @@
 //      │   enough that the excess would have queued queue_packets packets:
 //      │   K = max(K, min(X, what those reports carried)), C = cruise_s
 //      │   ──► [probe] again; if the application held the sending below X
-//      │   (under 90 % of it sent, the floor not holding it): K = X,
-//      │   unverified (the application's next step up is the probe)
+//      │   (its source ran dry when the pacing would have sent, the floor
+//      │   not holding it): K = X, unverified (the application's next step
+//      │   up is the probe)
 //   any ──no report for nofeedback_intervals──► X /= 2, K kept, [recover]
 //   any ──a report of one TTL, not the previous such report's (a path of
 //         another hop count), once K is known──► X kept, K forgotten at the
@@ -101,9 +102,6 @@ class KneeLaw : public RateLaw {
   // start) climbs in a few probes, not dozens. Once the knee is bracketed a
   // doubled step would only overshoot it.
   static constexpr int kMaxProbeDoublings = 2;
-  // A probe in which less than this share of X was sent, the floor not
-  // holding the sending, was held by the application (app-limited).
-  static constexpr double kAppLimitedShare = 0.9;
   // A probe's excess is at least what queues queue_packets in this time: at a
   // low K, 3 % is a fraction of a packet per second and would take seconds
   // to show.
@@ -173,7 +171,7 @@ class KneeLaw : public RateLaw {
   int probe_clean_reports_ = 0;  // reports of the probe's packets alone, and what they carried
   double probe_bytes_ = 0, probe_us_ = 0;
   int probes_passed_in_row_ = 0;
-  int64_t probe_sent_bytes_at_ = 0, probe_capped_at_ = 0;  // SendState's counters when the probe began
+  int64_t probe_dry_at_ = 0, probe_capped_at_ = 0;  // SendState's counters when the probe began
   // K was raised by probes the application held below their rate: no queue
   // has shown at K, so the first one sets K to what the path delivers.
   bool knee_unverified_ = false;

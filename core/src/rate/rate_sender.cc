@@ -138,7 +138,11 @@ std::optional<Datagram> RateSender::next_data(Time now) {
   const Duration rtt = state_.rtt_.has_sample() ? state_.rtt_.smoothed() : Duration::zero();
   const Duration one_way = now - state_.last_send_ < rtt ? rtt / 2 : Duration::zero();
   const auto packet = source_.head(now, one_way);  // drops what is over the bound or late
-  if (now < t_nom_ || !packet) return std::nullopt;
+  if (now < t_nom_) return std::nullopt;
+  if (!packet) {  // the pacing would send: the application has nothing
+    ++state_.source_dry_polls_;
+    return std::nullopt;
+  }
   const int64_t bytes = std::max<int64_t>(packet->bytes, static_cast<int64_t>(law_->data_header_bytes()));
 
   Datagram d;

@@ -181,7 +181,6 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
     case Phase::kRecover:
       if (in.queue) {
         knee_Bps_ = phase_ == Phase::kStartup || !knee_Bps_ ? x_recv : lowered_knee(x_recv);
-        knee_unverified_ = false;  // a queue has tested it
         drain(now, x_recv, state);
       } else if (now - phase_since_ >= report_interval_) {
         phase_since_ = now;
@@ -209,16 +208,19 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
       break;
     case Phase::kCruise:
       if (in.queue) {  // the knee fell, or a passing burst: one probe step down
-        on_queue_at_knee(x_recv, false);
+        knee_bracketed_ = true;
+        knee_Bps_ = std::max(std::min(*knee_Bps_, x_recv), (1 - config_.probe_gain) * *knee_Bps_);
         cruise_for_ = Duration::from_seconds(config_.cruise_s);
         drain(now, x_recv, state);
       } else if (now - phase_since_ >= cruise_for_) {
-        start_probe(now, state);
+        ++probes_;
+        enter(Phase::kProbe, now);
+        set_rate(probe_rate_Bps(state), state);
       }
       break;
     case Phase::kProbe:
       if (in.queue) {  // the knee holds; the next probe waits twice as long
-        on_queue_at_knee(x_recv, true);
+        knee_bracketed_ = true;
         cruise_for_ = std::min(cruise_for_ * 2, Duration::from_seconds(config_.cruise_max_s));
         drain(now, x_recv, state);
       } else if (r.echo_send_time_us - int64_t{r.interval_us} >= phase_since_.us()) {  // probe packets only
@@ -230,39 +232,15 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
         ++probes_up_;
         ++probes_passed_in_row_;
         // Crossed without a queue: the knee is at least what arrived at this rate
-        // (not the rate itself, which the sender may not have reached), unless the
-        // application held the sending below it: then nothing above its rate can
-        // be learned but by letting it send more, and K takes the probe's rate.
-        const bool app_limited =
-            state.floor_capped_sends() == probe_capped_at_ && state.source_dry_polls() > probe_dry_at_;
+        // (not the rate itself, which the sender may not have reached).
         const double probed_Bps = probe_us_ > 0 ? probe_bytes_ * 1e6 / probe_us_ : 0;
-        knee_Bps_ = std::max(*knee_Bps_, app_limited ? rate_Bps_ : std::min(rate_Bps_, probed_Bps));
-        if (app_limited) {
-          ++app_limited_probes_;
-          knee_unverified_ = true;
-        }
+        knee_Bps_ = std::max(*knee_Bps_, std::min(rate_Bps_, probed_Bps));
         cruise_for_ = Duration::from_seconds(config_.cruise_s);
-        start_probe(now, state);
+        ++probes_;
+        enter(Phase::kProbe, now);
+        set_rate(probe_rate_Bps(state), state);
       }
       break;
-  }
-}
-
-void KneeLaw::start_probe(Time now, const SendState& state) {
-  ++probes_;
-  enter(Phase::kProbe, now);
-  probe_dry_at_ = state.source_dry_polls();
-  probe_capped_at_ = state.floor_capped_sends();
-  set_rate(probe_rate_Bps(state), state);
-}
-
-void KneeLaw::on_queue_at_knee(double receive_rate_Bps, bool in_probe) {
-  knee_bracketed_ = true;
-  if (knee_unverified_) {  // the first queue at a K no queue has tested: the path's delivery
-    knee_unverified_ = false;
-    if (receive_rate_Bps > 0) knee_Bps_ = std::min(*knee_Bps_, receive_rate_Bps);
-  } else if (!in_probe) {
-    knee_Bps_ = std::max(std::min(*knee_Bps_, receive_rate_Bps), (1 - config_.probe_gain) * *knee_Bps_);
   }
 }
 
@@ -341,7 +319,6 @@ std::vector<std::pair<std::string, double>> KneeLaw::diagnostics(const SendState
                                                    {"last_queue_ms", last_queue_ms_}};
   d.emplace_back("new_paths", static_cast<double>(new_paths_));
   d.emplace_back("unjudged_reports", static_cast<double>(unjudged_));
-  d.emplace_back("app_limited_probes", static_cast<double>(app_limited_probes_));
   if (base_owd_us_) d.emplace_back("delay_floor_ms", static_cast<double>(*base_owd_us_) / 1000.0);
   if (state.has_rtt()) d.emplace_back("rtt_ms", state.rtt().smoothed().ms());
   return d;

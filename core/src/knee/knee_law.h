@@ -32,21 +32,16 @@
 //      ▼
 //   [cruise] X = (1 - cruise_margin) K, for C (cruise_s at first)
 //      │ queue: K = min(K, receive rate), at most one probe step down
-//      │        (a passing burst looks the same; K unverified: K = receive
-//      │        rate), C = cruise_s ──► [drain]
+//      │        (a passing burst looks the same), C = cruise_s ──► [drain]
 //      │ C over ──► [probe]
 //   [probe] X = K + max(step K, queue_packets per 0.5 s); step = probe_gain,
 //      │       doubled per probe passed in a row (at most 4 probe_gain)
 //      │       until a queue has shown since the start or the last outage
-//      │ queue: K holds (K unverified: K = receive rate), C = min(2 C,
-//      │        cruise_max_s) ──► [drain]
+//      │ queue: K holds, C = min(2 C, cruise_max_s) ──► [drain]
 //      │ no queue in probe_reports reports of probe packets, and for long
 //      │   enough that the excess would have queued queue_packets packets:
 //      │   K = max(K, min(X, what those reports carried)), C = cruise_s
-//      │   ──► [probe] again; if the application held the sending below X
-//      │   (its source ran dry when the pacing would have sent, the floor
-//      │   not holding it): K = X, unverified (the application's next step
-//      │   up is the probe)
+//      │   ──► [probe] again
 //   any ──no report for nofeedback_intervals──► X /= 2, K kept, [recover]
 //   any ──a report of one TTL, not the previous such report's (a path of
 //         another hop count), once K is known──► X kept, K forgotten at the
@@ -135,7 +130,7 @@ class KneeLaw : public RateLaw {
     bool queue = false;
     double queue_ms = 0;          // mean delay above the floor
     double receive_rate_Bps = 0;  // 0: the interval carried no data
-    bool judged = true;           // false: no floor to judge the delay on (a new path's first interval)
+    bool judged = true;           // false: no delay to judge (no floor for a new path, or no full-size packet)
   };
   Reading read(Time now, const Report& r, const SendState& state);
   void on_report(Time now, const Report& r, const SendState& state);
@@ -158,10 +153,6 @@ class KneeLaw : public RateLaw {
   // in a row (at most kMaxProbeDoublings times), and at least the excess that
   // queues queue_packets packets within kLongestProbeDetect.
   double probe_rate_Bps(const SendState& state) const;
-  void start_probe(Time now, const SendState& state);
-  // K lowered on a queue in cruise or probe: to the receive rate while K is
-  // unverified (raised by app-limited probes), else as `cruise` says.
-  void on_queue_at_knee(double receive_rate_Bps, bool in_probe);
 
   SenderConfig config_;
   double rate_Bps_;
@@ -171,10 +162,6 @@ class KneeLaw : public RateLaw {
   int probe_clean_reports_ = 0;  // reports of the probe's packets alone, and what they carried
   double probe_bytes_ = 0, probe_us_ = 0;
   int probes_passed_in_row_ = 0;
-  int64_t probe_dry_at_ = 0, probe_capped_at_ = 0;  // SendState's counters when the probe began
-  // K was raised by probes the application held below their rate: no queue
-  // has shown at K, so the first one sets K to what the path delivers.
-  bool knee_unverified_ = false;
   // Whether a queue has shown at K + a step since the last start or outage:
   // then K is known to a step, and probes no longer double.
   bool knee_bracketed_ = false;
@@ -195,7 +182,7 @@ class KneeLaw : public RateLaw {
   Duration report_interval_ = kDefaultReportInterval;
   double last_queue_ms_ = 0;
   int64_t queues_ = 0, probes_ = 0, probes_up_ = 0, nofeedback_expiries_ = 0, agent_queues_ = 0, ce_queues_ = 0,
-          new_paths_ = 0, unjudged_ = 0, app_limited_probes_ = 0;
+          new_paths_ = 0, unjudged_ = 0;
 };
 
 using KneeSender = RateSenderWith<KneeLaw>;

@@ -138,11 +138,7 @@ std::optional<Datagram> RateSender::next_data(Time now) {
   const Duration rtt = state_.rtt_.has_sample() ? state_.rtt_.smoothed() : Duration::zero();
   const Duration one_way = now - state_.last_send_ < rtt ? rtt / 2 : Duration::zero();
   const auto packet = source_.head(now, one_way);  // drops what is over the bound or late
-  if (now < t_nom_) return std::nullopt;
-  if (!packet) {  // the pacing would send: the application has nothing
-    ++state_.source_dry_polls_;
-    return std::nullopt;
-  }
+  if (now < t_nom_ || !packet) return std::nullopt;
   const int64_t bytes = std::max<int64_t>(packet->bytes, static_cast<int64_t>(law_->data_header_bytes()));
 
   Datagram d;
@@ -167,7 +163,7 @@ std::optional<Datagram> RateSender::next_data(Time now) {
   const Rate law_pacing = law_->pacing_rate(state_);
   Rate pacing = law_pacing;
   if (const auto floor = floor_rate(); floor && *floor < law_->allowed_rate(state_)) {
-    ++state_.floor_capped_sends_;
+    ++floor_capped_packets_;
     pacing = std::min(law_pacing, floor_pacing(*floor));
   }
   const Duration ipi = law_->next_gap(Bytes(bytes) / pacing);
@@ -208,7 +204,7 @@ EndpointStats RateSender::stats() const {
   if (safety_floor_) {
     const auto floor = floor_rate();
     s.diagnostics.emplace_back("floor_rate_bps", floor ? static_cast<double>(floor->bits_per_sec()) : -1.0);
-    s.diagnostics.emplace_back("floor_capped_packets", static_cast<double>(state_.floor_capped_sends_));
+    s.diagnostics.emplace_back("floor_capped_packets", static_cast<double>(floor_capped_packets_));
   }
   return s;
 }

@@ -98,6 +98,7 @@ class RateSender : public Sender {
   Rate floor_pacing(Rate floor) const;
 
   bool safety_floor_;
+  int64_t floor_capped_packets_ = 0;  // data packets sent while the floor held the law's rate down
   std::unique_ptr<RateLaw> law_;
   SendState state_;
   DataSource source_;

@@ -35,13 +35,6 @@ class SendState {
 
   std::optional<Time> nofeedback_deadline() const { return nofeedback_deadline_; }
 
-  // The data packets that went out while the safety floor held the law's
-  // rate down, and the times the pacing would have sent but the application
-  // had nothing: a law can tell what held its rate unused (a greedy source
-  // is never dry).
-  int64_t floor_capped_sends() const { return floor_capped_sends_; }
-  int64_t source_dry_polls() const { return source_dry_polls_; }
-
   // RFC 5348 §8.2.1 reading: the interval [from, to] was data-limited if no
   // packet sent in it had more data waiting behind it. Kept only for laws
   // that ask (keep_send_log), trimmed by them (forget_sends_before).
@@ -62,8 +55,6 @@ class SendState {
   std::deque<std::pair<Time, bool>> sends_;  // (send time, more data waiting)
   int64_t data_packets_sent_ = 0;
   int64_t data_bytes_sent_ = 0;
-  int64_t floor_capped_sends_ = 0;
-  int64_t source_dry_polls_ = 0;
 };
 
 }  // namespace mantra

@@ -148,36 +148,6 @@ TEST_F(KneeLawTest, APassedProbeRaisesTheKneeOnlyToWhatArrived) {
   EXPECT_NEAR(*law().knee_Bps(), 1.01 * kRate, 1);
 }
 
-// An application that sends less than the probe's rate (a video at a rung
-// below it) cannot show where the knee is: a passed probe then raises K to
-// its rate, unverified, so the application may step up; the first queue
-// sets K to what the path delivers.
-TEST_F(KneeLawTest, AnAppLimitedProbeRaisesTheKneeToItsRateUntilAQueueTestsIt) {
-  for (const bool offered : {false, true}) {
-    sender = KneeSender{[&] {
-      SenderConfig c;
-      c.sending.safety_floor = false;
-      c.sending.source.kind = offered ? SourceKind::kOffered : SourceKind::kGreedy;  // offered: nothing offered
-      return c;
-    }()};
-    sent_to_ = Time{};
-    Time t = to_cruise();
-    t = feed(t, t + Duration::millis(3800));
-    ASSERT_EQ(law().phase(), KneeLaw::Phase::kProbe);
-    t = feed(t, t + Duration::millis(600), {.delivered_Bps = 1.01 * kRate});
-    // Greedy: K is what arrived; held by the application: K is the probe's rate.
-    EXPECT_NEAR(*law().knee_Bps(), offered ? 1.03 * kRate : 1.01 * kRate, 1) << offered;
-    if (!offered) continue;
-    // The next probe (doubled: no queue yet) passes too; then a queue at
-    // 45 kB/s delivered sets K to the receive rate over the last 500 ms.
-    t = feed(t, t + Duration::millis(800), {.delivered_Bps = 1.01 * kRate});
-    EXPECT_GT(*law().knee_Bps(), 1.03 * kRate);
-    feed(t, t, {.queue_ms = 20, .delivered_Bps = 45'000});
-    EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
-    EXPECT_LT(*law().knee_Bps(), kRate);
-  }
-}
-
 TEST_F(KneeLawTest, StartupGrowsToAtMostTwiceTheReceiveRate) {
   feed(ms(200), ms(3000), {.delivered_Bps = 6'000});
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);

@@ -117,9 +117,10 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
 
   const uint8_t ttl = config_.path_ttl ? r.ttl : 0;
   std::optional<int64_t> base_us;
-  // Packets of two paths: judged on the longer one's floor, once the new one has one.
-  if (r.no_delay) {  // no full-size packet: no delay to judge
+  if (r.no_delay) {
+    // No full-size packet: no delay to judge.
   } else if (config_.path_ttl && r.ttl_changed) {
+    // Packets of two paths: judged on the longer one's floor, once the new one has one.
     floor_delay_.expire(now);
     if (floor_delay_.of(ttl)) base_us = floor_delay_.highest();
   } else {
@@ -248,10 +249,14 @@ void KneeLaw::on_new_path(Time now) {
   ++new_paths_;
   // The knee of the new path is unknown, above or below K: grow from the rate
   // that crosses now until a queue shows, and take K from that queue.
-  knee_bracketed_ = false;
-  probes_passed_in_row_ = 0;
+  search_again();
   cruise_for_ = Duration::from_seconds(config_.cruise_s);
   enter(Phase::kStartup, now);
+}
+
+void KneeLaw::search_again() {
+  knee_bracketed_ = false;
+  probes_passed_in_row_ = 0;
 }
 
 double KneeLaw::lowered_knee(double receive_rate_Bps) const {
@@ -297,8 +302,7 @@ Duration KneeLaw::probe_detect_time(const SendState& state) const {
 NofeedbackNext KneeLaw::on_nofeedback(Time now, const SendState& state) {
   ++nofeedback_expiries_;
   urgent_next_ = true;
-  probes_passed_in_row_ = 0;
-  knee_bracketed_ = false;  // the path may have changed: search again
+  search_again();  // the path may have changed
   if (state.has_rtt()) {
     enter(knee_Bps_ ? Phase::kRecover : Phase::kStartup, now);
     set_rate(rate_Bps_ / 2, state);

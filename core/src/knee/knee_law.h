@@ -139,6 +139,8 @@ class KneeLaw : public RateLaw {
   // A report of packets that all came with one TTL, not the previous such
   // report's: the path's hop count changed, and with it its knee.
   void on_new_path(Time now);
+  // The knee is no longer bracketed: probes double their step again.
+  void search_again();
   // The receive rate over the reports of the last `window` (bytes over the
   // spans they cover; at least the latest report); 0: no report.
   double received_Bps(Time now, Duration window) const;

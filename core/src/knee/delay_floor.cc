@@ -1,11 +1,22 @@
 #include "knee/delay_floor.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace mantra::knee {
 
-void DelayFloor::add(Time now, uint8_t ttl, int64_t owd_min_us) {
-  auto& path = paths_[ttl];
+namespace {
+constexpr double kClassRatio = 1 / 0.9;  // the receiver's full-size share (knee_receiver.h)
+}  // namespace
+
+FloorKey FloorKey::of(uint8_t ttl, uint16_t timed_bytes) {
+  if (timed_bytes == 0) return {ttl, 0};
+  // 65535 bytes is class 106: a class fits a byte.
+  return {ttl, static_cast<uint8_t>(1 + std::floor(std::log(timed_bytes) / std::log(kClassRatio)))};
+}
+
+void DelayFloor::add(Time now, FloorKey key, int64_t owd_min_us) {
+  auto& path = paths_[key];
   while (!path.empty() && path.back().second >= owd_min_us) path.pop_back();
   path.emplace_back(now, owd_min_us);
   expire(now);
@@ -19,15 +30,15 @@ void DelayFloor::expire(Time now) {
   }
 }
 
-std::optional<int64_t> DelayFloor::of(uint8_t ttl) const {
-  const auto it = paths_.find(ttl);
+std::optional<int64_t> DelayFloor::of(FloorKey key) const {
+  const auto it = paths_.find(key);
   if (it == paths_.end()) return std::nullopt;
   return it->second.front().second;
 }
 
 std::optional<int64_t> DelayFloor::highest() const {
   std::optional<int64_t> out;
-  for (const auto& [ttl, path] : paths_) out = std::max(out.value_or(path.front().second), path.front().second);
+  for (const auto& [key, path] : paths_) out = std::max(out.value_or(path.front().second), path.front().second);
   return out;
 }
 

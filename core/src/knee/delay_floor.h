@@ -1,13 +1,19 @@
 // The path's one-way delay floor (docs/protocols/mantra.md): the minimum of
-// the reports' minimum delays over a window, kept apart per IP TTL, that is
-// per hop count. A path of another length then neither reads as a queue on
-// the old path's floor (a longer one) nor hides a queue under it (a shorter
-// one), and two paths the routing alternates between keep a floor each.
+// the reports' minimum delays over a window, kept apart per IP TTL (per hop
+// count) and per size class of the packets timed. A path of another length
+// then neither reads as a queue on the old path's floor (a longer one) nor
+// hides a queue under it (a shorter one), and two paths the routing
+// alternates between keep a floor each. On a multi-hop radio a packet's
+// floor grows with its size (every hop sends every byte), so larger packets
+// are not judged on the floor of smaller ones: a video that steps up a rung
+// would read its larger frames as a queue.
 //
-// Model: one deque per TTL, increasing in time and in delay, so its front is
-// the window's minimum. TTL 0 (the driver cannot read it) is one path.
+// Model: one deque per key, increasing in time and in delay, so its front is
+// the window's minimum. TTL 0 (the driver cannot read it) is one path; timed
+// size 0 (a receiver that does not say) is one size.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -18,23 +24,32 @@
 
 namespace mantra::knee {
 
+struct FloorKey {
+  uint8_t ttl = 0;
+  // Sizes within a factor of 1/kFullSizeShare (1.11) share a class: class k
+  // holds [1.11^(k-1), 1.11^k) bytes; 0: not known.
+  uint8_t size_class = 0;
+  static FloorKey of(uint8_t ttl, uint16_t timed_bytes);
+  auto operator<=>(const FloorKey&) const = default;
+};
+
 class DelayFloor {
  public:
   explicit DelayFloor(Duration window) : window_(window) {}
 
-  // A report's minimum delay, of packets that all came with `ttl`.
-  void add(Time now, uint8_t ttl, int64_t owd_min_us);
+  // A report's minimum delay, of packets that all came with one TTL.
+  void add(Time now, FloorKey key, int64_t owd_min_us);
   // Forgets the reports older than the window.
   void expire(Time now);
-  // The floor of the path with `ttl`; none without a report of it in the window.
-  std::optional<int64_t> of(uint8_t ttl) const;
-  // The highest floor of the paths in the window, the longest path's: the
-  // floor for an interval whose packets came over more than one path.
+  // The floor of the path and size `key`; none without a report of it in the window.
+  std::optional<int64_t> of(FloorKey key) const;
+  // The highest floor in the window, the longest path's: the floor for an
+  // interval whose packets came over more than one path.
   std::optional<int64_t> highest() const;
 
  private:
   Duration window_;
-  std::map<uint8_t, std::deque<std::pair<Time, int64_t>>> paths_;
+  std::map<FloorKey, std::deque<std::pair<Time, int64_t>>> paths_;
 };
 
 }  // namespace mantra::knee

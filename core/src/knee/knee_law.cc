@@ -84,6 +84,7 @@ void KneeLaw::write_data(const DataStamp& stamp, const SendState& state, std::ve
           : 0;
   h.send_time_us = stamp.now.us();
   urgent_next_ = false;
+  if (phase_ == Phase::kProbe && stamp.app_limited) probe_app_limited_ = true;
   encode_data(h, static_cast<size_t>(stamp.bytes), out);
 }
 
@@ -115,17 +116,17 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
   received_.push_back({now, r.packets, r.bytes, r.interval_us});
   while (received_.front().at < now - kRateWindow) received_.pop_front();
 
-  const uint8_t ttl = config_.path_ttl ? r.ttl : 0;
+  const FloorKey key = FloorKey::of(config_.path_ttl ? r.ttl : 0, r.timed_bytes);
   std::optional<int64_t> base_us;
   if (r.no_delay) {
     // No full-size packet: no delay to judge.
   } else if (config_.path_ttl && r.ttl_changed) {
     // Packets of two paths: judged on the longer one's floor, once the new one has one.
     floor_delay_.expire(now);
-    if (floor_delay_.of(ttl)) base_us = floor_delay_.highest();
+    if (floor_delay_.of(key)) base_us = floor_delay_.highest();
   } else {
-    floor_delay_.add(now, ttl, r.owd_min_us);
-    base_us = floor_delay_.of(ttl);
+    floor_delay_.add(now, key, r.owd_min_us);
+    base_us = floor_delay_.of(key);
   }
   const bool ce = r.ce_packets > 0;
   const bool agent = config_.agent_signal && r.r_min_Bps < 0;
@@ -157,6 +158,7 @@ void KneeLaw::enter(Phase phase, Time now) {
   probe_clean_reports_ = 0;
   probe_bytes_ = 0;
   probe_us_ = 0;
+  probe_app_limited_ = false;
 }
 
 void KneeLaw::set_rate(double rate_Bps, const SendState& state) {
@@ -233,9 +235,14 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
         ++probes_up_;
         ++probes_passed_in_row_;
         // Crossed without a queue: the knee is at least what arrived at this rate
-        // (not the rate itself, which the sender may not have reached).
+        // (not the rate itself, which the sender may not have reached). A probe
+        // the application held below it (its source ran dry) tested less than
+        // the probe's rate: K rises to that rate all the same, unverified until
+        // the application fills it, but to at most twice what arrived.
         const double probed_Bps = probe_us_ > 0 ? probe_bytes_ * 1e6 / probe_us_ : 0;
-        knee_Bps_ = std::max(*knee_Bps_, std::min(rate_Bps_, probed_Bps));
+        const double reached_Bps = probe_app_limited_ ? kMaxOverReceived * probed_Bps : probed_Bps;
+        if (probe_app_limited_) ++probes_app_limited_;
+        knee_Bps_ = std::max(*knee_Bps_, std::min(rate_Bps_, reached_Bps));
         cruise_for_ = Duration::from_seconds(config_.cruise_s);
         ++probes_;
         enter(Phase::kProbe, now);
@@ -322,6 +329,7 @@ std::vector<std::pair<std::string, double>> KneeLaw::diagnostics(const SendState
                                                    {"nofeedback_expiries", static_cast<double>(nofeedback_expiries_)},
                                                    {"last_queue_ms", last_queue_ms_}};
   d.emplace_back("new_paths", static_cast<double>(new_paths_));
+  d.emplace_back("probes_app_limited", static_cast<double>(probes_app_limited_));
   d.emplace_back("unjudged_reports", static_cast<double>(unjudged_));
   if (base_owd_us_) d.emplace_back("delay_floor_ms", static_cast<double>(*base_owd_us_) / 1000.0);
   if (state.has_rtt()) d.emplace_back("rtt_ms", state.rtt().smoothed().ms());

@@ -14,6 +14,10 @@
 // (R < 0). Losses with no queue (channel errors, a broken link) do not steer
 // the law; the rate sender's safety floor (TFRC's equation on the loss over
 // every loss, on by default here) caps the rate whatever the law says.
+// K is what arrived, not what the law asked for (a sender held below its
+// rate by the floor or its host sees no queue), except where the application
+// held a probe below its rate (its source ran dry): that probe raises K to its
+// rate, at most twice what arrived, so a video at a rung below K can step up.
 // Where the driver reads the IP TTL, the floor is kept per TTL (DelayFloor),
 // an interval whose TTL changed is judged on the longest path's floor, and
 // a path of another hop count is a path of unknown knee: search it again
@@ -40,7 +44,8 @@
 //      │ queue: K holds, C = min(2 C, cruise_max_s) ──► [drain]
 //      │ no queue in probe_reports reports of probe packets, and for long
 //      │   enough that the excess would have queued queue_packets packets:
-//      │   K = max(K, min(X, what those reports carried)), C = cruise_s
+//      │   K = max(K, min(X, what those reports carried, or twice that
+//      │   where the application held the probe below X)), C = cruise_s
 //      │   ──► [probe] again
 //   any ──no report for nofeedback_intervals──► X /= 2, K kept, [recover]
 //   any ──a report of one TTL, not the previous such report's (a path of
@@ -163,6 +168,7 @@ class KneeLaw : public RateLaw {
   std::optional<double> knee_Bps_;
   int probe_clean_reports_ = 0;  // reports of the probe's packets alone, and what they carried
   double probe_bytes_ = 0, probe_us_ = 0;
+  bool probe_app_limited_ = false;  // a packet of this probe left the source empty
   int probes_passed_in_row_ = 0;
   // Whether a queue has shown at K + a step since the last start or outage:
   // then K is known to a step, and probes no longer double.
@@ -174,7 +180,7 @@ class KneeLaw : public RateLaw {
   std::deque<Received> received_;  // the reports of the last kRateWindow
   Duration cruise_for_;            // how long the current cruise lasts
   bool urgent_next_ = false;
-  DelayFloor floor_delay_;              // per TTL
+  DelayFloor floor_delay_;              // per TTL and size of the packets timed
   std::optional<int64_t> base_owd_us_;  // the floor the last judged report was judged on
   uint8_t path_ttl_ = 0;                // of the last report whose packets all came with one TTL; 0: none
   std::optional<FloorSignal> floor_;
@@ -184,7 +190,7 @@ class KneeLaw : public RateLaw {
   Duration report_interval_ = kDefaultReportInterval;
   double last_queue_ms_ = 0;
   int64_t queues_ = 0, probes_ = 0, probes_up_ = 0, nofeedback_expiries_ = 0, agent_queues_ = 0, ce_queues_ = 0,
-          new_paths_ = 0, unjudged_ = 0;
+          new_paths_ = 0, unjudged_ = 0, probes_app_limited_ = 0;
 };
 
 using KneeSender = RateSenderWith<KneeLaw>;

@@ -46,11 +46,14 @@ void KneeReceiver::handle_datagram_with_ttl(Time now, std::span<const uint8_t> b
   // floor grows with its size (each hop sends every byte), so a mix of sizes
   // would read the large ones' longer floor as a queue.
   const auto size = static_cast<int64_t>(bytes.size());
-  if (size > largest_bytes_) {
-    largest_bytes_ = size;
-    in.timed = 0;  // the interval's earlier packets were smaller: not comparable
+  while (!sizes_.empty() && sizes_.back().second <= size) sizes_.pop_back();
+  sizes_.emplace_back(now, size);
+  const int64_t largest = largest_bytes(now);
+  if (largest != timed_reference_) {
+    timed_reference_ = largest;
+    in.timed = 0;  // the interval's earlier packets were timed against another size: not comparable
   }
-  if (static_cast<double>(size) >= kFullSizeShare * static_cast<double>(largest_bytes_)) {
+  if (static_cast<double>(size) >= kFullSizeShare * static_cast<double>(largest)) {
     in.owd_min_us = in.timed == 0 ? owd_us : std::min(in.owd_min_us, owd_us);
     in.owd_sum_us = (in.timed == 0 ? 0 : in.owd_sum_us) + static_cast<double>(owd_us);
     ++in.timed;
@@ -107,6 +110,7 @@ std::optional<Datagram> KneeReceiver::poll_transmit(Time now) {
                  static_cast<int64_t>(std::llround(std::clamp(interval_.owd_sum_us / interval_.timed, -9e18, 9e18))));
   }
   r.no_delay = interval_.packets > 0 && interval_.timed == 0;
+  if (interval_.timed > 0) r.timed_bytes = static_cast<uint16_t>(std::min<int64_t>(timed_reference_, UINT16_MAX));
   r.r_min_Bps = interval_.r_min_Bps;
   r.loss_event_rate_ppb = floor_loss_ppb(losses_.loss_event_rate());
   r.ttl = last_ttl_;
@@ -120,6 +124,11 @@ std::optional<Datagram> KneeReceiver::poll_transmit(Time now) {
   // No RTT yet: no clock, every packet asks for a report itself.
   clock_.reported(now, sender_rtt_ > Duration::zero() ? std::max(sender_rtt_, report_interval_) : Duration::zero());
   return report_datagram(encode_report(r), stats_);
+}
+
+int64_t KneeReceiver::largest_bytes(Time now) {
+  while (sizes_.size() > 1 && sizes_.front().first < now - kLargestWindow) sizes_.pop_front();
+  return sizes_.front().second;
 }
 
 EndpointStats KneeReceiver::stats() const {

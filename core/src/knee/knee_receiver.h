@@ -10,8 +10,9 @@
 // report: packets, bytes and the span they cover, the minimum and mean
 // one-way delay, CE-marked packets, losses, the lowest R, and the loss event
 // rate over every loss. The delays are the full-size packets' (at least 90 %
-// of the largest seen; a multi-hop radio's floor grows with the size), N
-// when none came. Where the driver reads the IP TTL, the report also
+// of the largest of the last 2 s, the timed size the report carries; a
+// multi-hop radio's floor grows with the size), N when none came; a change of
+// the timed size starts the interval's timing afresh. Where the driver reads the IP TTL, the report also
 // carries the last packet's TTL, and the C bit when it changed in the
 // interval (the path's hop count changed).
 //
@@ -21,6 +22,7 @@
 //   [clock due] ──► report ──► new interval
 #pragma once
 
+#include <deque>
 #include <optional>
 #include <string>
 #include <utility>
@@ -71,10 +73,18 @@ class KneeReceiver : public Receiver {
     bool ttl_changed = false;
   };
 
-  // A packet of at least this share of the largest seen is full-size.
+  // A packet of at least this share of the largest of the last
+  // kLargestWindow is full-size. The window holds the largest between two
+  // intra frames of a video (GOPs of 0.5-2 s) and lets it fall within 2 s
+  // of a step down to smaller frames: until then every report carries N,
+  // and the sender's law is blind.
   static constexpr double kFullSizeShare = 0.9;
+  static constexpr Duration kLargestWindow = Duration::seconds(2);
+  // The largest datagram of the last kLargestWindow.
+  int64_t largest_bytes(Time now);
   Duration report_interval_;
-  int64_t largest_bytes_ = 0;
+  std::deque<std::pair<Time, int64_t>> sizes_;  // decreasing in size: the front is the window's largest
+  int64_t timed_reference_ = 0;                 // the largest when the interval's delays were timed
   EndpointStats stats_;
   std::optional<std::pair<uint16_t, uint16_t>> ports_;  // the sender's (src, dst)
   LossDetector detector_;

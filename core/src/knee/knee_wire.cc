@@ -39,7 +39,7 @@ std::vector<uint8_t> encode_report(const Report& r) {
   w.u64(static_cast<uint64_t>(r.owd_mean_us));
   w.u32(static_cast<uint32_t>(r.r_min_Bps));
   w.u32(r.loss_event_rate_ppb);
-  w.u32(uint32_t{r.ttl} << 24);
+  w.u32(uint32_t{r.ttl} << 24 | uint32_t{r.timed_bytes} << 8);
   return out;
 }
 
@@ -90,6 +90,7 @@ DecodeResult<Report> decode_report(std::span<const uint8_t> bytes) {
   out.ttl_changed = (word & kTtlChangedBit) != 0;
   out.no_delay = (word & kNoDelayBit) != 0;
   out.ttl = static_cast<uint8_t>(ttl_word >> 24);
+  out.timed_bytes = static_cast<uint16_t>(ttl_word >> 8);
   out.echo_send_time_us = static_cast<int64_t>(echo);
   out.owd_min_us = static_cast<int64_t>(owd_min);
   out.owd_mean_us = static_cast<int64_t>(owd_mean);

@@ -20,15 +20,16 @@
 //   | mean one-way delay (signed 64, us) |                                 48
 //   | lowest R seen (signed 32, B/s; INT32_MAX: none) |                    56
 //   | loss event rate over every loss (32, parts per 10^9) |               60
-//   | TTL (8) | reserved (24) |                                            64
+//   | TTL (8) | timed size (16, bytes) | reserved (8) |                    64
 //
 // TTL is the IP TTL the interval's last packet arrived with (0: the driver
 // cannot read it); C says the TTL changed within the interval (or since
 // the previous interval's last packet): the path's hop count changed.
 // The delays are those of the interval's full-size packets (at least 90 %
-// of the largest the receiver has seen): on a multi-hop radio a packet's
-// floor grows with its size. N says no full-size packet arrived: the
-// delays are 0 and mean nothing.
+// of the largest the receiver has seen in the last 2 s, the timed size): on
+// a multi-hop radio a packet's floor grows with its size. N says no
+// full-size packet arrived: the delays are 0 and mean nothing. Timed size 0:
+// not known (a receiver before this field, or no packet yet).
 //
 // One-way delays are the receiver's clock minus the sender's: on one host or
 // in the simulator the true delay, across hosts that plus a fixed offset,
@@ -80,6 +81,7 @@ struct Report {
   uint8_t ttl = 0;           // of the last packet; 0: not known
   bool ttl_changed = false;  // C: the path's hop count changed in the interval
   bool no_delay = false;     // N: no full-size packet, so no delay was measured
+  uint16_t timed_bytes = 0;  // the size the delays are of (the largest of the last 2 s); 0: not known
 };
 
 // Writes the header, then zeros up to `packet_bytes` (>= kDataHeaderBytes).

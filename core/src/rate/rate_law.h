@@ -36,6 +36,9 @@ struct DataStamp {
   uint32_t seq = 0;  // the sender's count of data packets, from 0
   Time now;
   int64_t bytes = 0;  // the whole datagram, header included
+  // No other packet waited when this one was sent: the application, not the
+  // rate, sets the pace (a greedy source never is).
+  bool app_limited = false;
 };
 
 // What the law did with a datagram from the receiver.

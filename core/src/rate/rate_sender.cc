@@ -146,9 +146,10 @@ std::optional<Datagram> RateSender::next_data(Time now) {
   d.seq = next_seq_;
   d.app_id = packet->app_id;
   d.ecn = law_->data_ecn();
-  law_->write_data({next_seq_++, now, bytes}, state_, d.bytes);
   source_.pop();
-  if (state_.keep_send_log_) state_.sends_.emplace_back(now, source_.has_packet(now));
+  const bool more_waiting = source_.has_packet(now);
+  law_->write_data({next_seq_++, now, bytes, !more_waiting}, state_, d.bytes);
+  if (state_.keep_send_log_) state_.sends_.emplace_back(now, more_waiting);
   state_.last_send_ = now;
   ++state_.data_packets_sent_;
   state_.data_bytes_sent_ += bytes;

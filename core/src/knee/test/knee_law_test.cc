@@ -48,6 +48,14 @@ std::vector<uint8_t> report(Time now, Path p = {}) {
 
 class KneeLawTest : public ::testing::Test {
  protected:
+  // A greedy source unless told otherwise; no loss floor.
+  explicit KneeLawTest(SourceConfig source = {})
+      : sender{[&source] {
+          SenderConfig c;
+          c.sending.safety_floor = false;
+          c.sending.source = source;
+          return c;
+        }()} {}
   // Reports every 200 ms from `from` to `to` (both included); returns the next time.
   Time feed(Time from, Time to, Path p = {}) {
     Time t = from;
@@ -76,11 +84,7 @@ class KneeLawTest : public ::testing::Test {
     return feed(t, t + Duration::millis(200));
   }
 
-  KneeSender sender{[] {
-    SenderConfig c;
-    c.sending.safety_floor = false;
-    return c;
-  }()};
+  KneeSender sender;
 };
 
 TEST_F(KneeLawTest, StartsAtOnePacketPer100MsAndGrowsByTheGainEachReportInterval) {
@@ -146,6 +150,26 @@ TEST_F(KneeLawTest, APassedProbeRaisesTheKneeOnlyToWhatArrived) {
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kProbe);
   feed(t, t + Duration::millis(600), {.delivered_Bps = 1.01 * kRate});
   EXPECT_NEAR(*law().knee_Bps(), 1.01 * kRate, 1);
+}
+
+// An application that sends 30 kB/s whatever the law allows (a video at a
+// rung below K): its source runs dry after every packet.
+class KneeLawAppLimitedTest : public KneeLawTest {
+ protected:
+  KneeLawAppLimitedTest() : KneeLawTest({SourceKind::kConstant, Rate::bytes_per_sec(30'000), 100}) {}
+};
+
+// A probe the application held below its rate tested less than that rate:
+// K rises to the probe's rate all the same (so the application can step up
+// and test it), but to at most twice what arrived.
+TEST_F(KneeLawAppLimitedTest, AProbeTheApplicationHeldBelowItsRateRaisesTheKneeToAtMostTwiceWhatArrived) {
+  Time t = to_cruise();
+  t = feed(t, t + Duration::millis(3800));
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kProbe);
+  t = feed(t, t + Duration::millis(600), {.delivered_Bps = 30'000});
+  EXPECT_NEAR(*law().knee_Bps(), 1.03 * kRate, 1);  // not 30 kB/s, as a greedy sender's would be
+  feed(t, t + Duration::millis(20'000), {.delivered_Bps = 30'000});
+  EXPECT_NEAR(*law().knee_Bps(), 2 * 30'000, 1);
 }
 
 TEST_F(KneeLawTest, StartupGrowsToAtMostTwiceTheReceiveRate) {

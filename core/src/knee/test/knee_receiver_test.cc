@@ -109,6 +109,37 @@ TEST(KneeReceiver, TimesOnlyFullSizePacketsAndSaysWhenNoneCame) {
   ASSERT_TRUE(rep);
   EXPECT_EQ(rep->packets, 1u);
   EXPECT_TRUE(rep->no_delay);
+  EXPECT_EQ(rep->timed_bytes, 0);
+}
+
+// The full size is the largest of the last 2 s: a sender that steps down to
+// smaller packets (a video at a lower rung) has its delays timed again
+// within 2 s, not never, and each report says which size its delays are of.
+TEST(KneeReceiver, TheFullSizeIsTheLargestOfTheLastTwoSeconds) {
+  KneeReceiver r;
+  r.handle_datagram(ms(10), data(0, ms(0), latp::kNoRateLimit, 50, 4000, 1000), Ecn::kNotEct);
+  auto rep = report(r, ms(10));
+  ASSERT_TRUE(rep);
+  EXPECT_EQ(rep->timed_bytes, 1000);
+  uint32_t seq = 1;
+  Time t = ms(410);
+  for (; t <= ms(2010); t = t + Duration::millis(400)) {  // 300-byte packets, 6 ms each, within 2 s of the 1000
+    r.handle_datagram(t - Duration::millis(100),
+                      data(seq++, t - Duration::millis(106), latp::kNoRateLimit, 50, 4000, 300), Ecn::kNotEct);
+    r.handle_timeout(t);
+    rep = report(r, t);
+    ASSERT_TRUE(rep);
+    EXPECT_TRUE(rep->no_delay);
+  }
+  r.handle_datagram(t - Duration::millis(100),
+                    data(seq++, t - Duration::millis(106), latp::kNoRateLimit, 50, 4000, 300),
+                    Ecn::kNotEct);  // 2.3 s after the 1000-byte packet: the 300 bytes are the full size
+  r.handle_timeout(t);
+  rep = report(r, t);
+  ASSERT_TRUE(rep);
+  EXPECT_FALSE(rep->no_delay);
+  EXPECT_EQ(rep->timed_bytes, 300);
+  EXPECT_EQ(rep->owd_min_us, 6'000);
 }
 
 TEST(KneeReceiver, WithoutATtlReportsNone) {

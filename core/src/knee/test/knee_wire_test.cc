@@ -65,6 +65,7 @@ Report report() {
   r.ttl = 61;
   r.ttl_changed = true;
   r.no_delay = true;
+  r.timed_bytes = 0x03E8;  // 1000
   return r;
 }
 
@@ -83,6 +84,10 @@ TEST(KneeWire, ReportRoundTrips) {
   EXPECT_TRUE(r->no_delay);
   EXPECT_EQ(bytes[7] & 0x3, 0x3);  // C and N, the bits after P
   EXPECT_EQ(bytes[64], 61);        // the TTL, in the first byte of the last word
+  EXPECT_EQ(r->timed_bytes, 1000);
+  EXPECT_EQ(bytes[65], 0x03);  // then the timed size
+  EXPECT_EQ(bytes[66], 0xE8);
+  EXPECT_EQ(bytes[67], 0);  // reserved
 }
 
 TEST(KneeWire, ReportsThatCannotBeAreRefused) {

@@ -116,6 +116,42 @@ TEST(DataSource, AStaleRttEstimateDoesNotCallEveryPacketLateForEver) {
   EXPECT_EQ(s.source().dropped_late(), 1);
 }
 
+// CBR's law noting, per data packet, whether the sender said the application
+// left it nothing else to send.
+class AppLimitedLaw : public cbr::CbrLaw {
+ public:
+  using cbr::CbrLaw::CbrLaw;
+  void write_data(const DataStamp& stamp, const SendState& state, std::vector<uint8_t>& out) override {
+    app_limited.push_back(stamp.app_limited);
+    cbr::CbrLaw::write_data(stamp, state, out);
+  }
+  std::vector<bool> app_limited;
+};
+
+// A packet is application-limited when no other waits behind it: the last of
+// an offered burst, every packet of a constant source below the rate, never a
+// greedy source's.
+TEST(DataSource, APacketThatLeavesTheSourceEmptyIsApplicationLimited) {
+  const auto sender = [](SourceConfig source) {
+    cbr::CbrConfig c;
+    c.rate = Rate::kbps(80);  // a packet per 100 ms
+    c.sending.source = source;
+    auto law = std::make_unique<AppLimitedLaw>(c);
+    AppLimitedLaw* seen = law.get();
+    return std::pair{std::make_unique<RateSender>(c.sending, std::move(law)), seen};
+  };
+  auto [offered, offered_law] = sender({SourceKind::kOffered, Rate::zero(), 100});
+  for (int i = 0; i < 3; ++i) offered->offer({1000, std::nullopt});
+  for (int64_t t = 0; t <= 300; t += 100) send_due(*offered, ms(t));
+  EXPECT_EQ(offered_law->app_limited, (std::vector<bool>{false, false, true}));
+  auto [constant, constant_law] = sender({SourceKind::kConstant, Rate::kbps(40), 100});  // half the rate
+  for (int64_t t = 0; t <= 1000; t += 10) send_due(*constant, ms(t));
+  EXPECT_EQ(constant_law->app_limited, std::vector<bool>(6, true));
+  auto [greedy, greedy_law] = sender({});
+  for (int64_t t = 0; t <= 1000; t += 10) send_due(*greedy, ms(t));
+  EXPECT_EQ(greedy_law->app_limited, std::vector<bool>(11, false));
+}
+
 TEST(DataSource, OverTheBoundTheOldestAreDropped) {
   auto s = offered_cbr(2);
   for (int64_t size : {100, 200, 300, 400, 500}) s->offer({size, std::nullopt});

@@ -84,7 +84,10 @@ void KneeLaw::write_data(const DataStamp& stamp, const SendState& state, std::ve
           : 0;
   h.send_time_us = stamp.now.us();
   urgent_next_ = false;
-  if (phase_ == Phase::kProbe && stamp.app_limited) probe_app_limited_ = true;
+  if (stamp.app_limited) {
+    last_app_limited_ = stamp.now;
+    if (phase_ == Phase::kProbe) probe_app_limited_ = true;
+  }
   encode_data(h, static_cast<size_t>(stamp.bytes), out);
 }
 
@@ -183,7 +186,14 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
     case Phase::kStartup:
     case Phase::kRecover:
       if (in.queue) {
-        knee_Bps_ = phase_ == Phase::kStartup || !knee_Bps_ ? x_recv : lowered_knee(x_recv);
+        // The receive rate is the path's at a queue only where the sender filled
+        // its rate; what an application-limited sender's reports carried is the
+        // application's rate. Then, and after an outage, a known K falls by at
+        // most one drain step.
+        const bool app_limited = last_app_limited_ && *last_app_limited_ >= now - kRateWindow;
+        const bool from_receive_rate = !knee_Bps_ || (phase_ == Phase::kStartup && !app_limited);
+        if (phase_ == Phase::kStartup && app_limited && knee_Bps_) ++queues_app_limited_;
+        knee_Bps_ = from_receive_rate ? x_recv : lowered_knee(x_recv);
         drain(now, x_recv, state);
       } else if (now - phase_since_ >= report_interval_) {
         phase_since_ = now;
@@ -330,6 +340,7 @@ std::vector<std::pair<std::string, double>> KneeLaw::diagnostics(const SendState
                                                    {"last_queue_ms", last_queue_ms_}};
   d.emplace_back("new_paths", static_cast<double>(new_paths_));
   d.emplace_back("probes_app_limited", static_cast<double>(probes_app_limited_));
+  d.emplace_back("startup_queues_app_limited", static_cast<double>(queues_app_limited_));
   d.emplace_back("unjudged_reports", static_cast<double>(unjudged_));
   if (base_owd_us_) d.emplace_back("delay_floor_ms", static_cast<double>(*base_owd_us_) / 1000.0);
   if (state.has_rtt()) d.emplace_back("rtt_ms", state.rtt().smoothed().ms());

@@ -27,7 +27,9 @@
 //
 //   [startup] X *= startup_gain per report interval while no queue shows,
 //      │    at most twice the receive rate
-//      │ queue: K = receive rate over the last 500 ms
+//      │ queue: K = receive rate over the last 500 ms; a known K (a new
+//      │   path) where the application held the rate below X in that
+//      │   time: at most one drain_factor step down, as in [recover]
 //      ▼
 //   [drain] X = drain_factor min(K, receive rate), until a report without
 //      │    a queue an RTT later; a queue still growing then: K = the
@@ -168,7 +170,8 @@ class KneeLaw : public RateLaw {
   std::optional<double> knee_Bps_;
   int probe_clean_reports_ = 0;  // reports of the probe's packets alone, and what they carried
   double probe_bytes_ = 0, probe_us_ = 0;
-  bool probe_app_limited_ = false;  // a packet of this probe left the source empty
+  bool probe_app_limited_ = false;        // a packet of this probe left the source empty
+  std::optional<Time> last_app_limited_;  // when a packet last left the source empty
   int probes_passed_in_row_ = 0;
   // Whether a queue has shown at K + a step since the last start or outage:
   // then K is known to a step, and probes no longer double.
@@ -190,7 +193,7 @@ class KneeLaw : public RateLaw {
   Duration report_interval_ = kDefaultReportInterval;
   double last_queue_ms_ = 0;
   int64_t queues_ = 0, probes_ = 0, probes_up_ = 0, nofeedback_expiries_ = 0, agent_queues_ = 0, ce_queues_ = 0,
-          new_paths_ = 0, unjudged_ = 0, probes_app_limited_ = 0;
+          new_paths_ = 0, unjudged_ = 0, probes_app_limited_ = 0, queues_app_limited_ = 0;
 };
 
 using KneeSender = RateSenderWith<KneeLaw>;

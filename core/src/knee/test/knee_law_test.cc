@@ -172,6 +172,31 @@ TEST_F(KneeLawAppLimitedTest, AProbeTheApplicationHeldBelowItsRateRaisesTheKneeT
   EXPECT_NEAR(*law().knee_Bps(), 2 * 30'000, 1);
 }
 
+// On a new path, the first queue sets K to the receive rate where the sender
+// filled its rate; an application-limited sender's reports carry the
+// application's rate, so its known K falls by at most one drain step.
+TEST_F(KneeLawAppLimitedTest, OnANewPathAQueueLowersAKnownKneeByAtMostADrainStep) {
+  Time t = feed(ms(200), ms(800), {.ttl = 61});
+  t = feed(t, t, {.queue_ms = 20, .ttl = 61});
+  t = feed(t, t + Duration::millis(200), {.ttl = 61});
+  ASSERT_NEAR(*law().knee_Bps(), kRate, 1);
+  t = feed(t, t + Duration::millis(400), {.delivered_Bps = 30'000, .ttl = 59});  // two hops more
+  ASSERT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+  feed(t, t, {.queue_ms = 30, .delivered_Bps = 30'000, .ttl = 59});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+  EXPECT_NEAR(*law().knee_Bps(), 0.85 * kRate, 1);
+}
+
+TEST_F(KneeLawTest, OnANewPathAQueueSetsTheKneeToTheReceiveRate) {
+  Time t = feed(ms(200), ms(800), {.ttl = 61});
+  t = feed(t, t, {.queue_ms = 20, .ttl = 61});
+  t = feed(t, t + Duration::millis(200), {.ttl = 61});
+  t = feed(t, t + Duration::millis(400), {.delivered_Bps = 30'000, .ttl = 59});
+  ASSERT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+  feed(t, t, {.queue_ms = 30, .delivered_Bps = 30'000, .ttl = 59});
+  EXPECT_NEAR(*law().knee_Bps(), 30'000, 1);
+}
+
 TEST_F(KneeLawTest, StartupGrowsToAtMostTwiceTheReceiveRate) {
   feed(ms(200), ms(3000), {.delivered_Bps = 6'000});
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);

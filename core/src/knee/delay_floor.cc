@@ -3,16 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
-namespace mantra::knee {
+#include "knee/knee_wire.h"
 
-namespace {
-constexpr double kClassRatio = 1 / 0.9;  // the receiver's full-size share (knee_receiver.h)
-}  // namespace
+namespace mantra::knee {
 
 FloorKey FloorKey::of(uint8_t ttl, uint16_t timed_bytes) {
   if (timed_bytes == 0) return {ttl, 0};
   // 65535 bytes is class 106: a class fits a byte.
-  return {ttl, static_cast<uint8_t>(1 + std::floor(std::log(timed_bytes) / std::log(kClassRatio)))};
+  return {ttl, static_cast<uint8_t>(1 + std::floor(std::log(timed_bytes) / std::log(1 / kFullSizeShare)))};
 }
 
 void DelayFloor::add(Time now, FloorKey key, int64_t owd_min_us) {

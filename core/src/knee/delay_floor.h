@@ -26,8 +26,8 @@ namespace mantra::knee {
 
 struct FloorKey {
   uint8_t ttl = 0;
-  // Sizes within a factor of 1/kFullSizeShare (1.11) share a class: class k
-  // holds [1.11^(k-1), 1.11^k) bytes; 0: not known.
+  // Sizes within a factor of 1/kFullSizeShare (knee_wire.h: 1/0.9 = 1.11)
+  // share a class: class k holds [1.11^(k-1), 1.11^k) bytes; 0: not known.
   uint8_t size_class = 0;
   static FloorKey of(uint8_t ttl, uint16_t timed_bytes);
   auto operator<=>(const FloorKey&) const = default;

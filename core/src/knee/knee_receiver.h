@@ -73,12 +73,11 @@ class KneeReceiver : public Receiver {
     bool ttl_changed = false;
   };
 
-  // A packet of at least this share of the largest of the last
-  // kLargestWindow is full-size. The window holds the largest between two
+  // A packet of at least kFullSizeShare (knee_wire.h) of the largest of the
+  // last kLargestWindow is full-size. The window holds the largest between two
   // intra frames of a video (GOPs of 0.5-2 s) and lets it fall within 2 s
   // of a step down to smaller frames: until then every report carries N,
   // and the sender's law is blind.
-  static constexpr double kFullSizeShare = 0.9;
   static constexpr Duration kLargestWindow = Duration::seconds(2);
   // The largest datagram of the last kLargestWindow.
   int64_t largest_bytes(Time now);

@@ -50,6 +50,9 @@ namespace mantra::knee {
 constexpr size_t kDataHeaderBytes = latp::kDataHeaderBytes + 8;
 constexpr size_t kReportBytes = 68;
 constexpr uint8_t kReportType = 3;
+// A packet of at least this share of the timed size is full-size: its delay
+// is the report's.
+constexpr double kFullSizeShare = 0.9;
 // The receiver reports once per max(the sender's RTT, its report interval),
 // by default this (docs/protocols/mantra.md: each report crosses every hop
 // back and disturbs the chain's pipeline; 400 ms carried 3-5 % more than

@@ -8,18 +8,17 @@
 // are not judged on the floor of smaller ones: a video that steps up a rung
 // would read its larger frames as a queue.
 //
-// Model: one deque per key, increasing in time and in delay, so its front is
-// the window's minimum. TTL 0 (the driver cannot read it) is one path; timed
+// Model: one windowed minimum per key (common/window_extreme.h). TTL 0 (the driver cannot read it) is one path; timed
 // size 0 (a receiver that does not say) is one size.
 #pragma once
 
 #include <compare>
 #include <cstdint>
-#include <deque>
+#include <functional>
 #include <map>
 #include <optional>
-#include <utility>
 
+#include "common/window_extreme.h"
 #include "mantra/units.h"
 
 namespace mantra::knee {
@@ -49,7 +48,7 @@ class DelayFloor {
 
  private:
   Duration window_;
-  std::map<FloorKey, std::deque<std::pair<Time, int64_t>>> paths_;
+  std::map<FloorKey, WindowExtreme<int64_t, std::less<>>> paths_;
 };
 
 }  // namespace mantra::knee

@@ -84,10 +84,7 @@ void KneeLaw::write_data(const DataStamp& stamp, const SendState& state, std::ve
           : 0;
   h.send_time_us = stamp.now.us();
   urgent_next_ = false;
-  if (stamp.app_limited) {
-    last_app_limited_ = stamp.now;
-    if (phase_ == Phase::kProbe) probe_app_limited_ = true;
-  }
+  if (stamp.app_limited) last_app_limited_ = stamp.now;
   encode_data(h, static_cast<size_t>(stamp.bytes), out);
 }
 
@@ -161,7 +158,6 @@ void KneeLaw::enter(Phase phase, Time now) {
   probe_clean_reports_ = 0;
   probe_bytes_ = 0;
   probe_us_ = 0;
-  probe_app_limited_ = false;
 }
 
 void KneeLaw::set_rate(double rate_Bps, const SendState& state) {
@@ -190,7 +186,7 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
         // its rate; what an application-limited sender's reports carried is the
         // application's rate. Then, and after an outage, a known K falls by at
         // most one drain step.
-        const bool app_limited = last_app_limited_ && *last_app_limited_ >= now - kRateWindow;
+        const bool app_limited = app_limited_since(now - kRateWindow);
         const bool from_receive_rate = !knee_Bps_ || (phase_ == Phase::kStartup && !app_limited);
         if (phase_ == Phase::kStartup && app_limited && knee_Bps_) ++queues_app_limited_;
         knee_Bps_ = from_receive_rate ? x_recv : lowered_knee(x_recv);
@@ -250,8 +246,9 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
         // the probe's rate: K rises to that rate all the same, unverified until
         // the application fills it, but to at most twice what arrived.
         const double probed_Bps = probe_us_ > 0 ? probe_bytes_ * 1e6 / probe_us_ : 0;
-        const double reached_Bps = probe_app_limited_ ? kMaxOverReceived * probed_Bps : probed_Bps;
-        if (probe_app_limited_) ++probes_app_limited_;
+        const bool app_limited = app_limited_since(phase_since_);
+        const double reached_Bps = app_limited ? kMaxOverReceived * probed_Bps : probed_Bps;
+        if (app_limited) ++probes_app_limited_;
         knee_Bps_ = std::max(*knee_Bps_, std::min(rate_Bps_, reached_Bps));
         cruise_for_ = Duration::from_seconds(config_.cruise_s);
         ++probes_;
@@ -275,6 +272,8 @@ void KneeLaw::search_again() {
   knee_bracketed_ = false;
   probes_passed_in_row_ = 0;
 }
+
+bool KneeLaw::app_limited_since(Time t) const { return last_app_limited_ && *last_app_limited_ >= t; }
 
 double KneeLaw::lowered_knee(double receive_rate_Bps) const {
   return std::max(std::min(*knee_Bps_, receive_rate_Bps), config_.drain_factor * *knee_Bps_);

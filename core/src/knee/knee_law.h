@@ -148,6 +148,9 @@ class KneeLaw : public RateLaw {
   void on_new_path(Time now);
   // The knee is no longer bracketed: probes double their step again.
   void search_again();
+  // A packet sent at `t` or later left the source empty (the application,
+  // not the rate, set the pace).
+  bool app_limited_since(Time t) const;
   // The receive rate over the reports of the last `window` (bytes over the
   // spans they cover; at least the latest report); 0: no report.
   double received_Bps(Time now, Duration window) const;
@@ -170,7 +173,6 @@ class KneeLaw : public RateLaw {
   std::optional<double> knee_Bps_;
   int probe_clean_reports_ = 0;  // reports of the probe's packets alone, and what they carried
   double probe_bytes_ = 0, probe_us_ = 0;
-  bool probe_app_limited_ = false;        // a packet of this probe left the source empty
   std::optional<Time> last_app_limited_;  // when a packet last left the source empty
   int probes_passed_in_row_ = 0;
   // Whether a queue has shown at K + a step since the last start or outage:

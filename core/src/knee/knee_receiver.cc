@@ -46,9 +46,8 @@ void KneeReceiver::handle_datagram_with_ttl(Time now, std::span<const uint8_t> b
   // floor grows with its size (each hop sends every byte), so a mix of sizes
   // would read the large ones' longer floor as a queue.
   const auto size = static_cast<int64_t>(bytes.size());
-  while (!sizes_.empty() && sizes_.back().second <= size) sizes_.pop_back();
-  sizes_.emplace_back(now, size);
-  const int64_t largest = largest_bytes(now);
+  largest_bytes_.add(now, size);
+  const int64_t largest = *largest_bytes_.extreme();  // this packet is in the window
   if (largest != timed_reference_) {
     timed_reference_ = largest;
     in.timed = 0;  // the interval's earlier packets were timed against another size: not comparable
@@ -124,11 +123,6 @@ std::optional<Datagram> KneeReceiver::poll_transmit(Time now) {
   // No RTT yet: no clock, every packet asks for a report itself.
   clock_.reported(now, sender_rtt_ > Duration::zero() ? std::max(sender_rtt_, report_interval_) : Duration::zero());
   return report_datagram(encode_report(r), stats_);
-}
-
-int64_t KneeReceiver::largest_bytes(Time now) {
-  while (sizes_.size() > 1 && sizes_.front().first < now - kLargestWindow) sizes_.pop_front();
-  return sizes_.front().second;
 }
 
 EndpointStats KneeReceiver::stats() const {

@@ -22,7 +22,7 @@
 //   [clock due] ──► report ──► new interval
 #pragma once
 
-#include <deque>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -30,6 +30,7 @@
 #include "common/every_loss_history.h"
 #include "common/loss_detector.h"
 #include "common/receive_rate_meter.h"
+#include "common/window_extreme.h"
 #include "knee/knee_wire.h"
 #include "mantra/endpoint.h"
 #include "mantra/params.h"
@@ -79,11 +80,9 @@ class KneeReceiver : public Receiver {
   // of a step down to smaller frames: until then every report carries N,
   // and the sender's law is blind.
   static constexpr Duration kLargestWindow = Duration::seconds(2);
-  // The largest datagram of the last kLargestWindow.
-  int64_t largest_bytes(Time now);
   Duration report_interval_;
-  std::deque<std::pair<Time, int64_t>> sizes_;  // decreasing in size: the front is the window's largest
-  int64_t timed_reference_ = 0;                 // the largest when the interval's delays were timed
+  WindowExtreme<int64_t, std::greater<>> largest_bytes_{kLargestWindow};  // datagram sizes
+  int64_t timed_reference_ = 0;  // the largest when the interval's delays were timed
   EndpointStats stats_;
   std::optional<std::pair<uint16_t, uint16_t>> ports_;  // the sender's (src, dst)
   LossDetector detector_;

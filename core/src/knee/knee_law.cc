@@ -41,6 +41,7 @@ std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   const double delay = r.get("delay_signal", out.delay_signal ? 1 : 0);
   const double path_ttl = r.get("path_ttl", out.path_ttl ? 1 : 0);
   const double ecn = r.get("ecn", out.ecn ? 1 : 0);
+  const double stalls = r.get("stalls", out.stalls ? 1 : 0);
   const double src = r.get("src_port", out.src_port), dst = r.get("dst_port", out.dst_port);
   r.require(out.startup_gain > 1 && out.startup_gain <= 4, "startup_gain must be in (1, 4]");
   r.require(out.cruise_margin >= 0 && out.cruise_margin < 1, "cruise_margin must be in [0, 1)");
@@ -59,6 +60,7 @@ std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   r.require(delay == 0 || delay == 1, "delay_signal must be 0 or 1");
   r.require(path_ttl == 0 || path_ttl == 1, "path_ttl must be 0 or 1");
   r.require(ecn == 0 || ecn == 1, "ecn must be 0 or 1");
+  r.require(stalls == 0 || stalls == 1, "stalls must be 0 or 1");
   r.require(src >= 0 && src <= 65535 && dst >= 0 && dst <= 65535, "src_port and dst_port must be 16-bit");
   out.probe_reports = static_cast<int>(probe_reports);
   out.nofeedback_intervals = static_cast<int>(nofeedback);
@@ -66,6 +68,7 @@ std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   out.delay_signal = delay == 1;
   out.path_ttl = path_ttl == 1;
   out.ecn = ecn == 1;
+  out.stalls = stalls == 1;
   out.src_port = static_cast<uint16_t>(src);
   out.dst_port = static_cast<uint16_t>(dst);
   return r.finish();
@@ -147,6 +150,7 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
   // queue by a mark, or nothing at all (not the absence of a queue).
   out.judged = base_us.has_value() || !config_.delay_signal;
   out.queue = delay_queue || ce || agent;
+  if (out.judged) last_judged_queue_ = out.queue;
 
   queues_ += out.queue ? 1 : 0;
   return out;
@@ -166,6 +170,7 @@ void KneeLaw::set_rate(double rate_Bps, const SendState& state) {
 
 void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
   const double previous_queue_ms = last_queue_ms_;
+  const bool queue_before = last_judged_queue_;
   const Reading in = read(now, r, state);
   if (r.packets == 0) return;
   if (config_.path_ttl && !r.ttl_changed && r.ttl != 0) {
@@ -178,10 +183,19 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
   }
   const double x_recv = received_Bps(now, kRateWindow);
   const Duration settle = state.rtt().smoothed() + report_interval_;  // until reports show the new rate
+  // A stall: a queue that came with a loss after a report without one. A
+  // link failed frames until its MAC gave up (a bad channel, a broken link):
+  // the queue is what waited behind it, not what a rate above the knee built
+  // (that grows over reports, with no loss until a drop-tail queue fills).
+  // It is drained, but it neither sets nor lowers K nor fails a probe.
+  const bool stall = config_.stalls && in.queue && r.loss_detected && !queue_before;
+  stalls_ += stall ? 1 : 0;
   switch (phase_) {
     case Phase::kStartup:
     case Phase::kRecover:
-      if (in.queue) {
+      if (stall) {
+        phase_since_ = now;  // no growth this interval: the backlog drains below the knee
+      } else if (in.queue) {
         // The receive rate is the path's at a queue only where the sender filled
         // its rate; what an application-limited sender's reports carried is the
         // application's rate. Then, and after an outage, a known K falls by at
@@ -210,13 +224,21 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
         break;
       } else if (!in.queue) {
         cruise(now, state);
-      } else if (in.queue_ms > previous_queue_ms) {  // still growing: the path carries less than the drain
-        knee_Bps_ = lowered_knee(x_recv);
-        drain(now, x_recv, state);
+      } else if (in.queue_ms > previous_queue_ms) {
+        // Still growing: the path carries less than the drain, if it delivered
+        // less than the drain rate; if it delivered that much, the delay moved
+        // (a lagging bottleneck, a retry), not the capacity. A stall this drain
+        // began at that goes on (another loss) says nothing of the capacity.
+        const bool stalled = draining_stall_ && r.loss_detected;
+        const bool short_of_drain = x_recv < rate_Bps_;
+        if (short_of_drain && !stalled) knee_Bps_ = lowered_knee(x_recv);
+        if (short_of_drain || stalled) drain(now, x_recv, state, stalled);
       }
       break;
     case Phase::kCruise:
-      if (in.queue) {  // the knee fell, or a passing burst: one probe step down
+      if (stall) {
+        drain(now, x_recv, state, true);
+      } else if (in.queue) {  // the knee fell, or a passing burst: one probe step down
         knee_bracketed_ = true;
         knee_Bps_ = std::max(std::min(*knee_Bps_, x_recv), (1 - config_.probe_gain) * *knee_Bps_);
         cruise_for_ = Duration::from_seconds(config_.cruise_s);
@@ -228,7 +250,9 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
       }
       break;
     case Phase::kProbe:
-      if (in.queue) {  // the knee holds; the next probe waits twice as long
+      if (stall) {  // no verdict on the probe: drain, cruise as long as before, probe again
+        drain(now, x_recv, state, true);
+      } else if (in.queue) {  // the knee holds; the next probe waits twice as long
         knee_bracketed_ = true;
         cruise_for_ = std::min(cruise_for_ * 2, Duration::from_seconds(config_.cruise_max_s));
         drain(now, x_recv, state);
@@ -279,8 +303,9 @@ double KneeLaw::lowered_knee(double receive_rate_Bps) const {
   return std::max(std::min(*knee_Bps_, receive_rate_Bps), config_.drain_factor * *knee_Bps_);
 }
 
-void KneeLaw::drain(Time now, double receive_rate_Bps, const SendState& state) {
+void KneeLaw::drain(Time now, double receive_rate_Bps, const SendState& state, bool stall) {
   enter(Phase::kDrain, now);
+  draining_stall_ = stall;
   probes_passed_in_row_ = 0;
   // Below what the path delivers, so that the queue empties.
   const double delivered = receive_rate_Bps > 0 ? std::min(*knee_Bps_, receive_rate_Bps) : *knee_Bps_;
@@ -341,6 +366,7 @@ std::vector<std::pair<std::string, double>> KneeLaw::diagnostics(const SendState
   d.emplace_back("probes_app_limited", static_cast<double>(probes_app_limited_));
   d.emplace_back("startup_queues_app_limited", static_cast<double>(queues_app_limited_));
   d.emplace_back("unjudged_reports", static_cast<double>(unjudged_));
+  d.emplace_back("stall_reports", static_cast<double>(stalls_));
   if (base_owd_us_) d.emplace_back("delay_floor_ms", static_cast<double>(*base_owd_us_) / 1000.0);
   if (state.has_rtt()) d.emplace_back("rtt_ms", state.rtt().smoothed().ms());
   return d;

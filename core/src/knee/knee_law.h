@@ -12,7 +12,10 @@
 // times at the rate received, or a CE mark, or (where LATP's node agents
 // stamp R, `agent_signal` 1) a node on the path busier than its threshold
 // (R < 0). Losses with no queue (channel errors, a broken link) do not steer
-// the law; the rate sender's safety floor (TFRC's equation on the loss over
+// the law; nor does a stall, a queue that came with a loss after a report
+// without one (a link that failed frames until its MAC gave up: what waited
+// behind it), which is drained but neither sets nor lowers K nor fails a
+// probe. The rate sender's safety floor (TFRC's equation on the loss over
 // every loss, on by default here) caps the rate whatever the law says.
 // K is what arrived, not what the law asked for (a sender held below its
 // rate by the floor or its host sees no queue), except where the application
@@ -32,9 +35,10 @@
 //      │   time: at most one drain_factor step down, as in [recover]
 //      ▼
 //   [drain] X = drain_factor min(K, receive rate), until a report without
-//      │    a queue an RTT later; a queue still growing then: K = the
-//      │    receive rate (a path delivers its capacity while a queue
-//      │    stands), at most a drain_factor step down, and drain again
+//      │    a queue an RTT later; a queue still growing then, the path
+//      │    delivering less than X: K = the receive rate (a path delivers
+//      │    its capacity while a queue stands), at most a drain_factor step
+//      │    down, and drain again (a stall going on: drain again, K kept)
 //      ▼
 //   [cruise] X = (1 - cruise_margin) K, for C (cruise_s at first)
 //      │ queue: K = min(K, receive rate), at most one probe step down
@@ -50,6 +54,8 @@
 //      │   where the application held the probe below X)), C = cruise_s
 //      │   ──► [probe] again
 //   any ──no report for nofeedback_intervals──► X /= 2, K kept, [recover]
+//   any ──a stall──► K kept; [startup], [recover]: no growth this interval;
+//         [cruise], [probe]: ──► [drain], C kept (no verdict on the probe)
 //   any ──a report of one TTL, not the previous such report's (a path of
 //         another hop count), once K is known──► X kept, K forgotten at the
 //         next queue, [startup]
@@ -90,6 +96,7 @@ struct SenderConfig {
   bool delay_signal = true;      // a mean delay above the floor counts as a queue (off: an ablation)
   bool path_ttl = true;          // a floor per IP TTL, and a new hop count searched again (off: an ablation)
   bool ecn = true;               // data asks for ECN (ECT(0)), so a queue that marks shows with CE (off: an ablation)
+  bool stalls = true;            // a loss with a queue after a clean report is a stall, not the knee (off: an ablation)
   uint16_t src_port = 4000;
   uint16_t dst_port = 4001;
 };
@@ -156,7 +163,8 @@ class KneeLaw : public RateLaw {
   double received_Bps(Time now, Duration window) const;
   // K lowered to a receive rate, by at most one drain_factor step.
   double lowered_knee(double receive_rate_Bps) const;
-  void drain(Time now, double receive_rate_Bps, const SendState& state);
+  // `stall`: the queue is what waited behind a stalled link (K was not judged).
+  void drain(Time now, double receive_rate_Bps, const SendState& state, bool stall = false);
   void cruise(Time now, const SendState& state);
   // How long a probe must last for its excess over K to build a queue of
   // queue_packets packets, were K the path's capacity.
@@ -194,8 +202,10 @@ class KneeLaw : public RateLaw {
   // time a new rate takes to show, and of the no-feedback timer.
   Duration report_interval_ = kDefaultReportInterval;
   double last_queue_ms_ = 0;
+  bool last_judged_queue_ = false;  // whether the last judged report showed a queue
+  bool draining_stall_ = false;     // the drain began at a stall
   int64_t queues_ = 0, probes_ = 0, probes_up_ = 0, nofeedback_expiries_ = 0, agent_queues_ = 0, ce_queues_ = 0,
-          new_paths_ = 0, unjudged_ = 0, probes_app_limited_ = 0, queues_app_limited_ = 0;
+          new_paths_ = 0, unjudged_ = 0, probes_app_limited_ = 0, queues_app_limited_ = 0, stalls_ = 0;
 };
 
 using KneeSender = RateSenderWith<KneeLaw>;

@@ -24,6 +24,7 @@ struct Path {
   uint8_t ttl = 0;       // 0: the driver reads none
   bool ttl_changed = false;
   bool no_delay = false;  // N: no full-size packet in the interval
+  bool loss = false;      // L: a loss detected in the interval
 };
 
 std::vector<uint8_t> report(Time now, Path p = {}) {
@@ -42,6 +43,8 @@ std::vector<uint8_t> report(Time now, Path p = {}) {
   r.ttl = p.ttl;
   r.ttl_changed = p.ttl_changed;
   r.no_delay = p.no_delay;
+  r.loss_detected = p.loss;
+  r.losses = p.loss ? 1 : 0;
   if (p.no_delay) r.owd_min_us = r.owd_mean_us = 0;
   return encode_report(r);
 }
@@ -126,6 +129,18 @@ TEST_F(KneeLawTest, ADrainingQueueWaitsAndAGrowingOneLowersTheKnee) {
   feed(t, t, {.queue_ms = 60, .delivered_Bps = 10'000});
   EXPECT_NEAR(*law().knee_Bps(), 0.85 * kRate, 1);
   EXPECT_NEAR(law().rate_Bps(), 0.85 * 22'000 / 0.6, 1);  // below what the path delivers
+}
+
+// A delay that grows while the path delivers at least the drain rate is the
+// delay moving (a bottleneck that lags, a retry), not a lower capacity.
+TEST_F(KneeLawTest, AGrowingQueueThePathDeliversTheDrainRateThroughKeepsTheKnee) {
+  Time t = feed(ms(200), ms(800));
+  t = feed(t, t, {.queue_ms = 40});
+  t = feed(t, t + Duration::millis(200), {.queue_ms = 30});
+  ASSERT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+  feed(t, t, {.queue_ms = 60, .delivered_Bps = 0.9 * kRate});  // above 0.85 K
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+  EXPECT_NEAR(*law().knee_Bps(), kRate, 1);
 }
 
 TEST_F(KneeLawTest, CruiseProbesAStepAboveTheKneeAndAPassedProbeRaisesIt) {
@@ -258,6 +273,61 @@ TEST_F(KneeLawTest, AQueueInCruiseLowersTheKneeByAtMostOneProbeStep) {
   feed(t, t, {.queue_ms = 30, .delivered_Bps = 20'000});
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
   EXPECT_NEAR(*law().knee_Bps(), 0.97 * kRate, 1);
+}
+
+// A link that fails frames until its MAC gives up (a bad channel): the
+// packets behind it wait, and the report that carries the loss shows their
+// queue after a clean one. The queue is drained; K is not judged by it.
+TEST_F(KneeLawTest, AStallInCruiseDrainsButKeepsTheKnee) {
+  Time t = to_cruise();
+  t = feed(t, t, {.queue_ms = 60, .delivered_Bps = 20'000, .loss = true});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+  EXPECT_NEAR(*law().knee_Bps(), kRate, 1);
+  // Drained: cruise at the same K.
+  feed(t, t + Duration::millis(200));
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kCruise);
+  EXPECT_NEAR(law().rate_Bps(), 0.97 * kRate, 1);
+}
+
+// A queue that stood before the loss is not a stall (a drop-tail queue that
+// overflowed): K falls as at any queue in cruise.
+TEST_F(KneeLawTest, ALossWithAQueueThatStoodBeforeLowersTheKnee) {
+  Time t = to_cruise();
+  t = feed(t, t, {.queue_ms = 30, .delivered_Bps = 20'000});
+  ASSERT_NEAR(*law().knee_Bps(), 0.97 * kRate, 1);
+  t = feed(t, t + Duration::millis(200), {.queue_ms = 35, .delivered_Bps = 20'000});
+  // Still growing once the drain has had its RTT and report interval.
+  feed(t, t, {.queue_ms = 40, .delivered_Bps = 20'000, .loss = true});
+  EXPECT_NEAR(*law().knee_Bps(), 0.85 * 0.97 * kRate, 1);
+}
+
+TEST_F(KneeLawTest, AStallInAProbeIsNoVerdictOnIt) {
+  Time t = to_cruise();
+  t = feed(t, t + Duration::millis(3800));
+  ASSERT_EQ(law().phase(), KneeLaw::Phase::kProbe);
+  t = feed(t, t, {.queue_ms = 60, .loss = true});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+  EXPECT_NEAR(*law().knee_Bps(), kRate, 1);
+  t = feed(t, t + Duration::millis(200));
+  ASSERT_EQ(law().phase(), KneeLaw::Phase::kCruise);
+  // The cruise is as long as before (4 s), not twice as long, and the knee
+  // is not bracketed: the next passed probe still doubles the step.
+  t = feed(t, t + Duration::millis(3800));
+  ASSERT_EQ(law().phase(), KneeLaw::Phase::kProbe);
+  feed(t, t + Duration::millis(600), {.delivered_Bps = 1.03 * kRate});
+  EXPECT_NEAR(*law().knee_Bps(), 1.03 * kRate, 1);
+  EXPECT_NEAR(law().rate_Bps(), 1.03 * 1.06 * kRate, 1);
+}
+
+TEST_F(KneeLawTest, AStallInStartupHoldsTheRateAndSetsNoKnee) {
+  Time t = feed(ms(200), ms(600));
+  const double before = law().rate_Bps();
+  t = feed(t, t, {.queue_ms = 60, .delivered_Bps = 20'000, .loss = true});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+  EXPECT_FALSE(law().knee_Bps());
+  EXPECT_NEAR(law().rate_Bps(), before, 1);
+  feed(t, t);
+  EXPECT_NEAR(law().rate_Bps(), before * 1.15, 1);
 }
 
 TEST_F(KneeLawTest, ACeMarkIsAQueueAndTheAgentsRateOnlyWhenAsked) {
@@ -434,6 +504,9 @@ TEST(KneeLawParse, RefusesValuesOutsideTheirRange) {
   EXPECT_TRUE(c.path_ttl);
   EXPECT_TRUE(c.ecn);
   EXPECT_EQ(KneeLaw::parse({{"ecn", 3}}, c), "ecn must be 0 or 1");
+  EXPECT_EQ(KneeLaw::parse({{"stalls", 2}}, c), "stalls must be 0 or 1");
+  EXPECT_EQ(KneeLaw::parse({}, c), "");
+  EXPECT_TRUE(c.stalls);
 }
 
 }  // namespace

@@ -19,7 +19,8 @@ KneeLaw::KneeLaw(const SenderConfig& config)
     : config_(config),
       rate_Bps_(static_cast<double>(config.sending.packet_bytes) / kInitialInterval.secs()),
       cruise_for_(Duration::from_seconds(config.cruise_s)),
-      floor_delay_(Duration::from_seconds(config.base_window_s)) {}
+      floor_delay_(Duration::from_seconds(config.base_window_s)),
+      long_floor_(Duration::from_seconds(config.long_window_s)) {}
 
 std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   out = {};
@@ -42,6 +43,8 @@ std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   const double path_ttl = r.get("path_ttl", out.path_ttl ? 1 : 0);
   const double ecn = r.get("ecn", out.ecn ? 1 : 0);
   const double stalls = r.get("stalls", out.stalls ? 1 : 0);
+  const double compete = r.get("compete", out.compete ? 1 : 0);
+  out.long_window_s = r.get("long_window_s", out.long_window_s);
   const double src = r.get("src_port", out.src_port), dst = r.get("dst_port", out.dst_port);
   r.require(out.startup_gain > 1 && out.startup_gain <= 4, "startup_gain must be in (1, 4]");
   r.require(out.cruise_margin >= 0 && out.cruise_margin < 1, "cruise_margin must be in [0, 1)");
@@ -61,6 +64,9 @@ std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   r.require(path_ttl == 0 || path_ttl == 1, "path_ttl must be 0 or 1");
   r.require(ecn == 0 || ecn == 1, "ecn must be 0 or 1");
   r.require(stalls == 0 || stalls == 1, "stalls must be 0 or 1");
+  r.require(compete == 0 || compete == 1, "compete must be 0 or 1");
+  r.require(out.long_window_s >= out.base_window_s && out.long_window_s <= 3600,
+            "long_window_s must be in [base_window_s, 3600]");
   r.require(src >= 0 && src <= 65535 && dst >= 0 && dst <= 65535, "src_port and dst_port must be 16-bit");
   out.probe_reports = static_cast<int>(probe_reports);
   out.nofeedback_intervals = static_cast<int>(nofeedback);
@@ -69,6 +75,7 @@ std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   out.path_ttl = path_ttl == 1;
   out.ecn = ecn == 1;
   out.stalls = stalls == 1;
+  out.compete = compete == 1;
   out.src_port = static_cast<uint16_t>(src);
   out.dst_port = static_cast<uint16_t>(dst);
   return r.finish();
@@ -120,16 +127,21 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
   while (received_.front().at < now - kRateWindow) received_.pop_front();
 
   const FloorKey key = FloorKey::of(config_.path_ttl ? r.ttl : 0, r.timed_bytes);
-  std::optional<int64_t> base_us;
+  std::optional<int64_t> base_us, long_us;
   if (r.no_delay) {
     // No full-size packet: no delay to judge.
   } else if (config_.path_ttl && r.ttl_changed) {
+    steady_key_.reset();
+    waited_since_.reset();
     // Packets of two paths: judged on the longer one's floor, once the new one has one.
     floor_delay_.expire(now);
     if (floor_delay_.of(key)) base_us = floor_delay_.highest();
   } else {
     floor_delay_.add(now, key, r.owd_min_us);
+    long_floor_.add(now, key, r.owd_min_us);
+    if (!steady_key_ || steady_key_->first != key) steady_key_ = {key, now};
     base_us = floor_delay_.of(key);
+    long_us = long_floor_.of(key);
   }
   const bool ce = r.ce_packets > 0;
   const bool agent = config_.agent_signal && r.r_min_Bps < 0;
@@ -145,6 +157,27 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
     out.queue_ms = last_queue_ms_;
     const double threshold_us = std::max(config_.queue_packets * packet_time_us, config_.queue_min_ms * 1000);
     delay_queue = config_.delay_signal && queue_us > threshold_us;
+    // The standing test: since when every report's packets all waited (the
+    // report's minimum above the long floor) by half a packet time at the
+    // best rate this path delivered (a starved law's own packet time would
+    // hide any queue). Only on a path of base_window_s of reports: a path
+    // that has just come (back) carries its first, queued packets.
+    const bool steady = steady_key_ && now - steady_key_->second >= Duration::from_seconds(config_.base_window_s);
+    if (!long_us || !steady) waited_since_.reset();
+    if (long_us && steady) {
+      auto& best = best_received_.try_emplace(key, Duration::from_seconds(config_.long_window_s)).first->second;
+      best.add(now, std::max(out.receive_rate_Bps, 1.0));
+      const double best_packet_us = static_cast<double>(state.packet_bytes()) * 1e6 / *best.extreme();
+      const double standing_threshold_us =
+          std::max(config_.queue_packets * best_packet_us, config_.queue_min_ms * 1000);
+      if (static_cast<double>(r.owd_min_us - *long_us) > standing_threshold_us) {
+        if (!waited_since_) waited_since_ = now - Duration::micros(r.interval_us);
+      } else {
+        waited_since_.reset();
+      }
+      out.min_queue_ms = static_cast<double>(r.owd_min_us - *long_us) / 1000.0;
+      out.threshold_ms = standing_threshold_us / 1000.0;
+    }
   }
   // With no floor to judge it on, a report's delay says nothing: it shows a
   // queue by a mark, or nothing at all (not the absence of a queue).
@@ -190,6 +223,18 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
   // It is drained, but it neither sets nor lowers K nor fails a probe.
   const bool stall = config_.stalls && in.queue && r.loss_detected && !queue_before;
   stalls_ += stall ? 1 : 0;
+  // A queue that every report waited in for kStandingSettles settling times
+  // (an RTT and a report interval each: the law's drains had their time) is
+  // not the law's: a loss-based flow (TCP) or an unresponsive one holds it.
+  // Backing off only starves: follow the loss floor (TFRC's equation) until
+  // a dip shows the queue was ours.
+  const bool standing =
+      waited_since_ && now - *waited_since_ >= (state.rtt().smoothed() + report_interval_) * kStandingSettles;
+  if (config_.compete && config_.sending.safety_floor && standing && phase_ != Phase::kCompete) {
+    ++competes_;
+    dip_since_.reset();
+    enter(Phase::kCompete, now);
+  }
   switch (phase_) {
     case Phase::kStartup:
     case Phase::kRecover:
@@ -248,6 +293,9 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
         enter(Phase::kProbe, now);
         set_rate(probe_rate_Bps(state), state);
       }
+      break;
+    case Phase::kCompete:
+      compete(now, in, x_recv, state);
       break;
     case Phase::kProbe:
       if (stall) {  // no verdict on the probe: drain, cruise as long as before, probe again
@@ -312,6 +360,36 @@ void KneeLaw::drain(Time now, double receive_rate_Bps, const SendState& state, b
   set_rate(config_.drain_factor * delivered, state);
 }
 
+void KneeLaw::compete(Time now, const Reading& in, double receive_rate_Bps, const SendState& state) {
+  const Duration settle = state.rtt().smoothed() + report_interval_;
+  if (dip_since_) {
+    if (in.min_queue_ms && *in.min_queue_ms <= in.threshold_ms) {
+      // A packet crossed with no standing queue while the law sent half: the
+      // queue was the law's own. Search the knee again.
+      dip_since_.reset();
+      knee_Bps_.reset();
+      search_again();
+      enter(Phase::kStartup, now);
+      return;
+    }
+    if (now - *dip_since_ < settle + settle) return;
+    dip_since_.reset();  // it stood through the dip: not ours; compete on
+    phase_since_ = now;
+    set_rate(pre_dip_Bps_, state);
+    return;
+  }
+  if (now - phase_since_ >= Duration::from_seconds(config_.base_window_s)) {
+    ++dips_;
+    dip_since_ = now;
+    pre_dip_Bps_ = rate_Bps_;
+    set_rate(kCompeteDip * (receive_rate_Bps > 0 ? std::min(receive_rate_Bps, rate_Bps_) : rate_Bps_), state);
+    return;
+  }
+  // The loss floor decides: it is min(TFRC's equation, twice the report's
+  // receive rate), and the law asks for that bound.
+  if (in.receive_rate_Bps > 0) set_rate(kMaxOverReceived * in.receive_rate_Bps, state);
+}
+
 void KneeLaw::cruise(Time now, const SendState& state) {
   enter(Phase::kCruise, now);
   set_rate((1 - config_.cruise_margin) * *knee_Bps_, state);
@@ -343,6 +421,10 @@ Duration KneeLaw::probe_detect_time(const SendState& state) const {
 NofeedbackNext KneeLaw::on_nofeedback(Time now, const SendState& state) {
   ++nofeedback_expiries_;
   urgent_next_ = true;
+  if (phase_ == Phase::kCompete) {  // the competitor's queue is still there when reports return
+    set_rate(rate_Bps_ / 2, state);
+    return NofeedbackNext::restart();
+  }
   search_again();  // the path may have changed
   if (state.has_rtt()) {
     enter(knee_Bps_ ? Phase::kRecover : Phase::kStartup, now);
@@ -367,6 +449,8 @@ std::vector<std::pair<std::string, double>> KneeLaw::diagnostics(const SendState
   d.emplace_back("startup_queues_app_limited", static_cast<double>(queues_app_limited_));
   d.emplace_back("unjudged_reports", static_cast<double>(unjudged_));
   d.emplace_back("stall_reports", static_cast<double>(stalls_));
+  d.emplace_back("competes", static_cast<double>(competes_));
+  d.emplace_back("compete_dips", static_cast<double>(dips_));
   if (base_owd_us_) d.emplace_back("delay_floor_ms", static_cast<double>(*base_owd_us_) / 1000.0);
   if (state.has_rtt()) d.emplace_back("rtt_ms", state.rtt().smoothed().ms());
   return d;

@@ -16,7 +16,12 @@
 // without one (a link that failed frames until its MAC gave up: what waited
 // behind it), which is drained but neither sets nor lowers K nor fails a
 // probe. The rate sender's safety floor (TFRC's equation on the loss over
-// every loss, on by default here) caps the rate whatever the law says.
+// every loss, on by default here) caps the rate whatever the law says. A
+// queue that every report waited in for four settling times (RTT + report
+// interval), on a path of one hop count and size for base_window_s, is not
+// the law's (its drains would have emptied it): a loss-based or
+// unresponsive flow holds it, and the law competes, following the safety
+// floor, until a dip shows the queue was its own.
 // K is what arrived, not what the law asked for (a sender held below its
 // rate by the floor or its host sees no queue), except where the application
 // held a probe below its rate (its source ran dry): that probe raises K to its
@@ -54,6 +59,14 @@
 //      │   where the application held the probe below X)), C = cruise_s
 //      │   ──► [probe] again
 //   any ──no report for nofeedback_intervals──► X /= 2, K kept, [recover]
+//   any ──every report waited, for 4 (RTT + report interval), on a steady
+//         path (the report's minimum above the 60-s floor by half a packet
+//         at the path's best rate of 60 s)──► [compete]
+//   [compete] X = 2 x receive rate, so the safety floor (TFRC's equation)
+//      │    sets the rate; no report: X /= 2, still [compete]
+//      │ every base_window_s: dip, X = kCompeteDip x receive rate, for two
+//      │   (RTT + report interval): a report's minimum at the long floor ──►
+//      │   K forgotten, [startup]; else X as before the dip, [compete]
 //   any ──a stall──► K kept; [startup], [recover]: no growth this interval;
 //         [cruise], [probe]: ──► [drain], C kept (no verdict on the probe)
 //   any ──a report of one TTL, not the previous such report's (a path of
@@ -66,6 +79,8 @@
 #pragma once
 
 #include <deque>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -97,6 +112,8 @@ struct SenderConfig {
   bool path_ttl = true;          // a floor per IP TTL, and a new hop count searched again (off: an ablation)
   bool ecn = true;               // data asks for ECN (ECT(0)), so a queue that marks shows with CE (off: an ablation)
   bool stalls = true;            // a loss with a queue after a clean report is a stall, not the knee (off: an ablation)
+  bool compete = true;  // a queue the law's drains do not empty is not ours: follow the loss floor (off: an ablation)
+  double long_window_s = 60.0;  // the standing test's floor (and the best receive rate): over this window
   uint16_t src_port = 4000;
   uint16_t dst_port = 4001;
 };
@@ -104,7 +121,7 @@ struct SenderConfig {
 class KneeLaw : public RateLaw {
  public:
   using Config = SenderConfig;
-  enum class Phase { kStartup, kDrain, kCruise, kProbe, kRecover };
+  enum class Phase { kStartup, kDrain, kCruise, kProbe, kRecover, kCompete };
   static constexpr Duration kRateWindow = Duration::millis(500);
   // Until a probe or a cruise has met a queue, probes passed in a row double
   // the step, up to 4 probe_gain: a K far below the knee (after a false
@@ -120,6 +137,13 @@ class KneeLaw : public RateLaw {
   // Startup and recovery grow to at most this times the receive rate (TFRC's
   // slow-start bound, RFC 5348 4.3).
   static constexpr double kMaxOverReceived = 2.0;
+  // [compete]: a dip sends this share of what arrives, so that the law's own
+  // share of a standing queue empties within two RTTs and report intervals.
+  static constexpr double kCompeteDip = 0.5;
+  // Copa's horizon (5 RTTs), in the law's unit of settling (an RTT and a
+  // report interval): a queue every report waited in this long is not the
+  // law's, whose drains would have emptied it.
+  static constexpr int kStandingSettles = 4;
 
   explicit KneeLaw(const SenderConfig& config = {});
   static std::string parse(const Params& params, SenderConfig& out);
@@ -142,9 +166,11 @@ class KneeLaw : public RateLaw {
   // What one report says about the path.
   struct Reading {
     bool queue = false;
-    double queue_ms = 0;          // mean delay above the floor
-    double receive_rate_Bps = 0;  // 0: the interval carried no data
-    bool judged = true;           // false: no delay to judge (no floor for a new path, or no full-size packet)
+    double queue_ms = 0;                 // mean delay above the floor
+    double receive_rate_Bps = 0;         // 0: the interval carried no data
+    bool judged = true;                  // false: no delay to judge (no floor for a new path, or no full-size packet)
+    std::optional<double> min_queue_ms;  // the report's minimum delay above the long floor (steady paths)
+    double threshold_ms = 0;             // the standing test's threshold
   };
   Reading read(Time now, const Report& r, const SendState& state);
   void on_report(Time now, const Report& r, const SendState& state);
@@ -166,6 +192,10 @@ class KneeLaw : public RateLaw {
   // `stall`: the queue is what waited behind a stalled link (K was not judged).
   void drain(Time now, double receive_rate_Bps, const SendState& state, bool stall = false);
   void cruise(Time now, const SendState& state);
+  // [compete]: ask for twice the receive rate whatever the delay says, so the
+  // loss floor (TFRC's equation) sets the rate; every base_window_s a dip to
+  // kCompeteDip of what arrives shows whether the queue was ours.
+  void compete(Time now, const Reading& in, double receive_rate_Bps, const SendState& state);
   // How long a probe must last for its excess over K to build a queue of
   // queue_packets packets, were K the path's capacity.
   Duration probe_detect_time(const SendState& state) const;
@@ -193,9 +223,17 @@ class KneeLaw : public RateLaw {
   std::deque<Received> received_;  // the reports of the last kRateWindow
   Duration cruise_for_;            // how long the current cruise lasts
   bool urgent_next_ = false;
-  DelayFloor floor_delay_;              // per TTL and size of the packets timed
-  std::optional<int64_t> base_owd_us_;  // the floor the last judged report was judged on
-  uint8_t path_ttl_ = 0;                // of the last report whose packets all came with one TTL; 0: none
+  DelayFloor floor_delay_;  // per TTL and size of the packets timed
+  DelayFloor long_floor_;   // the same over long_window_s: what the path gives with no queue
+  // The highest receive rate of the last long_window_s: the path's packet
+  // time is at most a packet over it, whatever the law's own rate fell to.
+  std::map<FloorKey, WindowExtreme<double, std::greater<>>> best_received_;  // per path and size
+  std::optional<Time> dip_since_;                        // [compete]: the dip's start, while it lasts
+  double pre_dip_Bps_ = 0;                               // [compete]: the rate before the dip
+  std::optional<std::pair<FloorKey, Time>> steady_key_;  // the path and size of the reports, since when
+  std::optional<Time> waited_since_;                     // since when every report's minimum stood above the long floor
+  std::optional<int64_t> base_owd_us_;                   // the floor the last judged report was judged on
+  uint8_t path_ttl_ = 0;  // of the last report whose packets all came with one TTL; 0: none
   std::optional<FloorSignal> floor_;
   // The receiver's report interval, as its last periodic report (P) spanned;
   // the default until one arrives. The unit of startup's growth, of the
@@ -205,7 +243,8 @@ class KneeLaw : public RateLaw {
   bool last_judged_queue_ = false;  // whether the last judged report showed a queue
   bool draining_stall_ = false;     // the drain began at a stall
   int64_t queues_ = 0, probes_ = 0, probes_up_ = 0, nofeedback_expiries_ = 0, agent_queues_ = 0, ce_queues_ = 0,
-          new_paths_ = 0, unjudged_ = 0, probes_app_limited_ = 0, queues_app_limited_ = 0, stalls_ = 0;
+          new_paths_ = 0, unjudged_ = 0, probes_app_limited_ = 0, queues_app_limited_ = 0, stalls_ = 0, competes_ = 0,
+          dips_ = 0;
 };
 
 using KneeSender = RateSenderWith<KneeLaw>;

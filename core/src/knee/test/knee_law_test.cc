@@ -52,10 +52,10 @@ std::vector<uint8_t> report(Time now, Path p = {}) {
 class KneeLawTest : public ::testing::Test {
  protected:
   // A greedy source unless told otherwise; no loss floor.
-  explicit KneeLawTest(SourceConfig source = {})
-      : sender{[&source] {
+  explicit KneeLawTest(SourceConfig source = {}, bool safety_floor = false)
+      : sender{[&source, safety_floor] {
           SenderConfig c;
-          c.sending.safety_floor = false;
+          c.sending.safety_floor = safety_floor;
           c.sending.source = source;
           return c;
         }()} {}
@@ -330,6 +330,85 @@ TEST_F(KneeLawTest, AStallInStartupHoldsTheRateAndSetsNoKnee) {
   EXPECT_NEAR(law().rate_Bps(), before * 1.15, 1);
 }
 
+// A queue the law's drains do not empty: another flow holds it (a loss-based
+// TCP fills a drop-tail queue and keeps it full). With the safety floor on
+// (mantra's default), the law competes. Settling is an RTT (100 ms) and a
+// report interval (200 ms); half a packet at the best receive rate (50 kB/s)
+// is 10 ms; every packet of a standing report waits 100 ms.
+class KneeLawCompeteTest : public KneeLawTest {
+ protected:
+  KneeLawCompeteTest() : KneeLawTest({}, true) {}
+  static constexpr Path kStanding{.floor_ms = 120};
+  // 10.2 s of a clean, steady path, then a standing queue until the law competes.
+  Time to_compete() {
+    Time t = feed(ms(200), ms(10200));
+    for (int i = 0; i < 20 && law().phase() != KneeLaw::Phase::kCompete; ++i) t = feed(t, t, kStanding);
+    return t;
+  }
+};
+
+TEST_F(KneeLawCompeteTest, AQueueEveryReportWaitedInForFourSettlingTimesIsAnotherFlows) {
+  Time t = feed(ms(200), ms(10200));
+  t = feed(t, t + Duration::millis(800), kStanding);  // 5 reports, 1.0 s of waiting: not yet 4 x 300 ms
+  EXPECT_NE(law().phase(), KneeLaw::Phase::kCompete);
+  feed(t, t + Duration::millis(200), kStanding);
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kCompete);
+  // The law asks for twice the receive rate: the safety floor (TFRC's
+  // equation; with no loss, twice the receive rate) sets what is sent.
+  EXPECT_NEAR(law().rate_Bps(), 2 * kRate, 1);
+}
+
+TEST_F(KneeLawCompeteTest, OneReportAtTheFloorRestartsTheWait) {
+  Time t = feed(ms(200), ms(10200));
+  t = feed(t, t + Duration::millis(800), kStanding);
+  t = feed(t, t);  // a packet crossed with no queue
+  feed(t, t + Duration::millis(800), kStanding);
+  EXPECT_NE(law().phase(), KneeLaw::Phase::kCompete);
+}
+
+TEST_F(KneeLawCompeteTest, NotOnAPathOfLessThanTheFloorWindow) {
+  // A path that has just come carries its first, queued packets.
+  Time t = feed(ms(200), ms(2000));
+  feed(t, t + Duration::millis(3000), kStanding);
+  EXPECT_NE(law().phase(), KneeLaw::Phase::kCompete);
+}
+
+TEST_F(KneeLawTest, NotWithoutTheSafetyFloor) {
+  // With nothing to follow, competing would be sending blind.
+  Time t = feed(ms(200), ms(10200));
+  feed(t, t + Duration::millis(3000), {.floor_ms = 120});
+  EXPECT_NE(law().phase(), KneeLaw::Phase::kCompete);
+}
+
+TEST_F(KneeLawCompeteTest, ADipThatEmptiesTheQueueSearchesTheKneeAgain) {
+  Time t = to_compete();
+  ASSERT_EQ(law().phase(), KneeLaw::Phase::kCompete);
+  t = feed(t, t + Duration::millis(9800), kStanding);
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kCompete);
+  t = feed(t, t, kStanding);  // 10 s in [compete]: the dip, half of what arrives
+  EXPECT_NEAR(law().rate_Bps(), 0.5 * kRate, 1);
+  feed(t, t);  // the queue emptied: it was the law's own
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+  EXPECT_FALSE(law().knee_Bps());
+}
+
+TEST_F(KneeLawCompeteTest, AQueueThatOutlastsTheDipIsStillAnotherFlows) {
+  Time t = to_compete();
+  t = feed(t, t + Duration::millis(10000), kStanding);
+  ASSERT_NEAR(law().rate_Bps(), 0.5 * kRate, 1);
+  feed(t, t + Duration::millis(600), kStanding);  // two settling times
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kCompete);
+  EXPECT_NEAR(law().rate_Bps(), 2 * kRate, 1);
+}
+
+TEST_F(KneeLawCompeteTest, NoReportsHalveTheRateAndTheLawCompetesOn) {
+  to_compete();
+  ASSERT_EQ(law().phase(), KneeLaw::Phase::kCompete);
+  sender.handle_timeout(sender.state().nofeedback_deadline().value());
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kCompete);
+  EXPECT_NEAR(law().rate_Bps(), kRate, 1);
+}
+
 TEST_F(KneeLawTest, ACeMarkIsAQueueAndTheAgentsRateOnlyWhenAsked) {
   Time t = feed(ms(200), ms(400), {.r_min = -5000});
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);  // agent_signal is off by default
@@ -507,6 +586,9 @@ TEST(KneeLawParse, RefusesValuesOutsideTheirRange) {
   EXPECT_EQ(KneeLaw::parse({{"stalls", 2}}, c), "stalls must be 0 or 1");
   EXPECT_EQ(KneeLaw::parse({}, c), "");
   EXPECT_TRUE(c.stalls);
+  EXPECT_TRUE(c.compete);
+  EXPECT_EQ(KneeLaw::parse({{"compete", 0.5}}, c), "compete must be 0 or 1");
+  EXPECT_EQ(KneeLaw::parse({{"long_window_s", 5}}, c), "long_window_s must be in [base_window_s, 3600]");
 }
 
 }  // namespace

@@ -177,6 +177,7 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
       }
       out.min_queue_ms = static_cast<double>(r.owd_min_us - *long_us) / 1000.0;
       out.threshold_ms = standing_threshold_us / 1000.0;
+      out.best_received_Bps = *best.extreme();
     }
   }
   // With no floor to judge it on, a report's delay says nothing: it shows a
@@ -227,9 +228,13 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
   // (an RTT and a report interval each: the law's drains had their time) is
   // not the law's: a loss-based flow (TCP) or an unresponsive one holds it.
   // Backing off only starves: follow the loss floor (TFRC's equation) until
-  // a dip shows the queue was ours.
-  const bool standing =
-      waited_since_ && now - *waited_since_ >= (state.rtt().smoothed() + report_interval_) * kStandingSettles;
+  // a dip shows the queue was ours. The law must also get less than
+  // kCompeteDip of the best this path gave it in long_window_s: another flow
+  // takes the path. (A chain whose capacity fell to the drain's rate holds a
+  // standing queue too, at the law's own rate.)
+  const bool standing = waited_since_ &&
+                        now - *waited_since_ >= (state.rtt().smoothed() + report_interval_) * kStandingSettles &&
+                        x_recv < kCompeteDip * in.best_received_Bps;
   if (config_.compete && config_.sending.safety_floor && standing && phase_ != Phase::kCompete) {
     ++competes_;
     dip_since_.reset();
@@ -372,7 +377,9 @@ void KneeLaw::compete(Time now, const Reading& in, double receive_rate_Bps, cons
       enter(Phase::kStartup, now);
       return;
     }
-    if (now - *dip_since_ < settle + settle) return;
+    // Long enough to empty the queue were it all the law's: at kCompeteDip of
+    // the capacity it leaves at (1 - kCompeteDip) of it.
+    if (now - *dip_since_ < settle + settle + dip_queue_ * (1 / (1 - kCompeteDip))) return;
     dip_since_.reset();  // it stood through the dip: not ours; compete on
     phase_since_ = now;
     set_rate(pre_dip_Bps_, state);
@@ -382,6 +389,7 @@ void KneeLaw::compete(Time now, const Reading& in, double receive_rate_Bps, cons
     ++dips_;
     dip_since_ = now;
     pre_dip_Bps_ = rate_Bps_;
+    dip_queue_ = Duration::from_seconds(std::max(in.min_queue_ms.value_or(0), 0.0) / 1000.0);
     set_rate(kCompeteDip * (receive_rate_Bps > 0 ? std::min(receive_rate_Bps, rate_Bps_) : rate_Bps_), state);
     return;
   }

@@ -171,6 +171,7 @@ class KneeLaw : public RateLaw {
     bool judged = true;                  // false: no delay to judge (no floor for a new path, or no full-size packet)
     std::optional<double> min_queue_ms;  // the report's minimum delay above the long floor (steady paths)
     double threshold_ms = 0;             // the standing test's threshold
+    double best_received_Bps = 0;        // the best receive rate of this path in long_window_s
   };
   Reading read(Time now, const Report& r, const SendState& state);
   void on_report(Time now, const Report& r, const SendState& state);
@@ -230,6 +231,7 @@ class KneeLaw : public RateLaw {
   std::map<FloorKey, WindowExtreme<double, std::greater<>>> best_received_;  // per path and size
   std::optional<Time> dip_since_;                        // [compete]: the dip's start, while it lasts
   double pre_dip_Bps_ = 0;                               // [compete]: the rate before the dip
+  Duration dip_queue_;                                   // [compete]: the standing queue when the dip began
   std::optional<std::pair<FloorKey, Time>> steady_key_;  // the path and size of the reports, since when
   std::optional<Time> waited_since_;                     // since when every report's minimum stood above the long floor
   std::optional<int64_t> base_owd_us_;                   // the floor the last judged report was judged on

@@ -331,14 +331,16 @@ TEST_F(KneeLawTest, AStallInStartupHoldsTheRateAndSetsNoKnee) {
 }
 
 // A queue the law's drains do not empty: another flow holds it (a loss-based
-// TCP fills a drop-tail queue and keeps it full). With the safety floor on
-// (mantra's default), the law competes. Settling is an RTT (100 ms) and a
-// report interval (200 ms); half a packet at the best receive rate (50 kB/s)
-// is 10 ms; every packet of a standing report waits 100 ms.
+// TCP fills a drop-tail queue and keeps it full) and takes the path, so the
+// law gets a fifth of what it got before. With the safety floor on (mantra's
+// default), the law competes. Settling is an RTT (100 ms) and a report
+// interval (200 ms); half a packet at the best receive rate (50 kB/s) is
+// 10 ms; every packet of a standing report waits 100 ms.
 class KneeLawCompeteTest : public KneeLawTest {
  protected:
   KneeLawCompeteTest() : KneeLawTest({}, true) {}
-  static constexpr Path kStanding{.floor_ms = 120};
+  static constexpr double kStarved = 10'000;  // bytes/s: a fifth of the path's best
+  static constexpr Path kStanding{.delivered_Bps = kStarved, .floor_ms = 120};
   // 10.2 s of a clean, steady path, then a standing queue until the law competes.
   Time to_compete() {
     Time t = feed(ms(200), ms(10200));
@@ -355,7 +357,15 @@ TEST_F(KneeLawCompeteTest, AQueueEveryReportWaitedInForFourSettlingTimesIsAnothe
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kCompete);
   // The law asks for twice the receive rate: the safety floor (TFRC's
   // equation; with no loss, twice the receive rate) sets what is sent.
-  EXPECT_NEAR(law().rate_Bps(), 2 * kRate, 1);
+  EXPECT_NEAR(law().rate_Bps(), 2 * kStarved, 1);
+}
+
+TEST_F(KneeLawCompeteTest, NotWhereTheLawGetsWhatThePathGaveIt) {
+  // A chain whose capacity fell to the drain's rate holds a standing queue
+  // too; the law gets 0.85 of its best, so no other flow takes the path.
+  Time t = feed(ms(200), ms(10200));
+  feed(t, t + Duration::millis(3000), {.delivered_Bps = 0.85 * kRate, .floor_ms = 120});
+  EXPECT_NE(law().phase(), KneeLaw::Phase::kCompete);
 }
 
 TEST_F(KneeLawCompeteTest, OneReportAtTheFloorRestartsTheWait) {
@@ -376,7 +386,7 @@ TEST_F(KneeLawCompeteTest, NotOnAPathOfLessThanTheFloorWindow) {
 TEST_F(KneeLawTest, NotWithoutTheSafetyFloor) {
   // With nothing to follow, competing would be sending blind.
   Time t = feed(ms(200), ms(10200));
-  feed(t, t + Duration::millis(3000), {.floor_ms = 120});
+  feed(t, t + Duration::millis(3000), {.delivered_Bps = 10'000, .floor_ms = 120});
   EXPECT_NE(law().phase(), KneeLaw::Phase::kCompete);
 }
 
@@ -386,7 +396,7 @@ TEST_F(KneeLawCompeteTest, ADipThatEmptiesTheQueueSearchesTheKneeAgain) {
   t = feed(t, t + Duration::millis(9800), kStanding);
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kCompete);
   t = feed(t, t, kStanding);  // 10 s in [compete]: the dip, half of what arrives
-  EXPECT_NEAR(law().rate_Bps(), 0.5 * kRate, 1);
+  EXPECT_NEAR(law().rate_Bps(), 0.5 * kStarved, 1);
   feed(t, t);  // the queue emptied: it was the law's own
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
   EXPECT_FALSE(law().knee_Bps());
@@ -394,11 +404,15 @@ TEST_F(KneeLawCompeteTest, ADipThatEmptiesTheQueueSearchesTheKneeAgain) {
 
 TEST_F(KneeLawCompeteTest, AQueueThatOutlastsTheDipIsStillAnotherFlows) {
   Time t = to_compete();
-  t = feed(t, t + Duration::millis(10000), kStanding);
-  ASSERT_NEAR(law().rate_Bps(), 0.5 * kRate, 1);
-  feed(t, t + Duration::millis(600), kStanding);  // two settling times
+  t = feed(t, t + Duration::millis(9800), kStanding);
+  ASSERT_NEAR(law().rate_Bps(), 0.5 * kStarved, 1);  // the dip began at this feed's last report
+  // The dip lasts two settling times (600 ms) and twice the standing queue
+  // (100 ms): at half the rate a queue of the law's own would be gone.
+  t = feed(t, t + Duration::millis(400), kStanding);  // 200-600 ms into the dip
+  EXPECT_NEAR(law().rate_Bps(), 0.5 * kStarved, 1);
+  feed(t, t + Duration::millis(200), kStanding);  // 800 ms
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kCompete);
-  EXPECT_NEAR(law().rate_Bps(), 2 * kRate, 1);
+  EXPECT_NEAR(law().rate_Bps(), 2 * kStarved, 1);
 }
 
 TEST_F(KneeLawCompeteTest, NoReportsHalveTheRateAndTheLawCompetesOn) {
@@ -406,7 +420,7 @@ TEST_F(KneeLawCompeteTest, NoReportsHalveTheRateAndTheLawCompetesOn) {
   ASSERT_EQ(law().phase(), KneeLaw::Phase::kCompete);
   sender.handle_timeout(sender.state().nofeedback_deadline().value());
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kCompete);
-  EXPECT_NEAR(law().rate_Bps(), kRate, 1);
+  EXPECT_NEAR(law().rate_Bps(), kStarved, 1);
 }
 
 TEST_F(KneeLawTest, ACeMarkIsAQueueAndTheAgentsRateOnlyWhenAsked) {

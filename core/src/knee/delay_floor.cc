@@ -13,24 +13,6 @@ FloorKey FloorKey::of(uint8_t ttl, uint16_t timed_bytes) {
   return {ttl, static_cast<uint8_t>(1 + std::floor(std::log(timed_bytes) / std::log(1 / kFullSizeShare)))};
 }
 
-void DelayFloor::add(Time now, FloorKey key, int64_t owd_min_us) {
-  paths_.try_emplace(key, window_).first->second.add(now, owd_min_us);
-  expire(now);
-}
-
-void DelayFloor::expire(Time now) {
-  for (auto it = paths_.begin(); it != paths_.end();) {
-    it->second.expire(now);
-    it = it->second.empty() ? paths_.erase(it) : std::next(it);
-  }
-}
-
-std::optional<int64_t> DelayFloor::of(FloorKey key) const {
-  const auto it = paths_.find(key);
-  if (it == paths_.end()) return std::nullopt;
-  return it->second.extreme();
-}
-
 std::optional<int64_t> DelayFloor::highest() const {
   std::optional<int64_t> out;
   for (const auto& [key, path] : paths_) out = std::max(out.value_or(*path.extreme()), *path.extreme());

@@ -15,6 +15,7 @@
 #include <compare>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <optional>
 
@@ -32,23 +33,43 @@ struct FloorKey {
   auto operator<=>(const FloorKey&) const = default;
 };
 
-class DelayFloor {
+// One windowed extreme per path and size: the delay floor's minima, and the
+// best receive rate of each path (the law's competitive test).
+template <typename Value, typename Better>
+class PerPathExtreme {
  public:
-  explicit DelayFloor(Duration window) : window_(window) {}
+  explicit PerPathExtreme(Duration window) : window_(window) {}
 
-  // A report's minimum delay, of packets that all came with one TTL.
-  void add(Time now, FloorKey key, int64_t owd_min_us);
+  // A report's value, of packets that all came with one TTL.
+  void add(Time now, FloorKey key, Value v) {
+    paths_.try_emplace(key, window_).first->second.add(now, v);
+    expire(now);
+  }
   // Forgets the reports older than the window.
-  void expire(Time now);
-  // The floor of the path and size `key`; none without a report of it in the window.
-  std::optional<int64_t> of(FloorKey key) const;
+  void expire(Time now) {
+    for (auto it = paths_.begin(); it != paths_.end();) {
+      it->second.expire(now);
+      it = it->second.empty() ? paths_.erase(it) : std::next(it);
+    }
+  }
+  // The extreme of the path and size `key`; none without a report of it in the window.
+  std::optional<Value> of(FloorKey key) const {
+    const auto it = paths_.find(key);
+    if (it == paths_.end()) return std::nullopt;
+    return it->second.extreme();
+  }
+
+ protected:
+  Duration window_;
+  std::map<FloorKey, WindowExtreme<Value, Better>> paths_;
+};
+
+class DelayFloor : public PerPathExtreme<int64_t, std::less<>> {
+ public:
+  using PerPathExtreme::PerPathExtreme;
   // The highest floor in the window, the longest path's: the floor for an
   // interval whose packets came over more than one path.
   std::optional<int64_t> highest() const;
-
- private:
-  Duration window_;
-  std::map<FloorKey, WindowExtreme<int64_t, std::less<>>> paths_;
 };
 
 }  // namespace mantra::knee

@@ -20,7 +20,8 @@ KneeLaw::KneeLaw(const SenderConfig& config)
       rate_Bps_(static_cast<double>(config.sending.packet_bytes) / kInitialInterval.secs()),
       cruise_for_(Duration::from_seconds(config.cruise_s)),
       floor_delay_(Duration::from_seconds(config.base_window_s)),
-      long_floor_(Duration::from_seconds(config.long_window_s)) {}
+      long_floor_(Duration::from_seconds(config.long_window_s)),
+      best_received_(Duration::from_seconds(config.long_window_s)) {}
 
 std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   out = {};
@@ -165,9 +166,9 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
     const bool steady = steady_key_ && now - steady_key_->second >= Duration::from_seconds(config_.base_window_s);
     if (!long_us || !steady) waited_since_.reset();
     if (long_us && steady) {
-      auto& best = best_received_.try_emplace(key, Duration::from_seconds(config_.long_window_s)).first->second;
-      best.add(now, std::max(out.receive_rate_Bps, 1.0));
-      const double best_packet_us = static_cast<double>(state.packet_bytes()) * 1e6 / *best.extreme();
+      best_received_.add(now, key, std::max(out.receive_rate_Bps, 1.0));
+      const double best_Bps = *best_received_.of(key);  // this report's is in the window
+      const double best_packet_us = static_cast<double>(state.packet_bytes()) * 1e6 / best_Bps;
       const double standing_threshold_us =
           std::max(config_.queue_packets * best_packet_us, config_.queue_min_ms * 1000);
       if (static_cast<double>(r.owd_min_us - *long_us) > standing_threshold_us) {
@@ -177,7 +178,7 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
       }
       out.min_queue_ms = static_cast<double>(r.owd_min_us - *long_us) / 1000.0;
       out.threshold_ms = standing_threshold_us / 1000.0;
-      out.best_received_Bps = *best.extreme();
+      out.best_received_Bps = best_Bps;
     }
   }
   // With no floor to judge it on, a report's delay says nothing: it shows a
@@ -232,9 +233,8 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
   // kCompeteDip of the best this path gave it in long_window_s: another flow
   // takes the path. (A chain whose capacity fell to the drain's rate holds a
   // standing queue too, at the law's own rate.)
-  const bool standing = waited_since_ &&
-                        now - *waited_since_ >= (state.rtt().smoothed() + report_interval_) * kStandingSettles &&
-                        x_recv < kCompeteDip * in.best_received_Bps;
+  const bool standing =
+      waited_since_ && now - *waited_since_ >= settle * kStandingSettles && x_recv < kCompeteDip * in.best_received_Bps;
   if (config_.compete && config_.sending.safety_floor && standing && phase_ != Phase::kCompete) {
     ++competes_;
     dip_since_.reset();
@@ -300,7 +300,7 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
       }
       break;
     case Phase::kCompete:
-      compete(now, in, x_recv, state);
+      compete(now, in, x_recv, settle, state);
       break;
     case Phase::kProbe:
       if (stall) {  // no verdict on the probe: drain, cruise as long as before, probe again
@@ -365,8 +365,7 @@ void KneeLaw::drain(Time now, double receive_rate_Bps, const SendState& state, b
   set_rate(config_.drain_factor * delivered, state);
 }
 
-void KneeLaw::compete(Time now, const Reading& in, double receive_rate_Bps, const SendState& state) {
-  const Duration settle = state.rtt().smoothed() + report_interval_;
+void KneeLaw::compete(Time now, const Reading& in, double receive_rate_Bps, Duration settle, const SendState& state) {
   if (dip_since_) {
     if (in.min_queue_ms && *in.min_queue_ms <= in.threshold_ms) {
       // A packet crossed with no standing queue while the law sent half: the

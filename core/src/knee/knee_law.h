@@ -80,7 +80,6 @@
 
 #include <deque>
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -196,7 +195,8 @@ class KneeLaw : public RateLaw {
   // [compete]: ask for twice the receive rate whatever the delay says, so the
   // loss floor (TFRC's equation) sets the rate; every base_window_s a dip to
   // kCompeteDip of what arrives shows whether the queue was ours.
-  void compete(Time now, const Reading& in, double receive_rate_Bps, const SendState& state);
+  // `settle`: an RTT and a report interval, until reports show a new rate.
+  void compete(Time now, const Reading& in, double receive_rate_Bps, Duration settle, const SendState& state);
   // How long a probe must last for its excess over K to build a queue of
   // queue_packets packets, were K the path's capacity.
   Duration probe_detect_time(const SendState& state) const;
@@ -228,7 +228,7 @@ class KneeLaw : public RateLaw {
   DelayFloor long_floor_;   // the same over long_window_s: what the path gives with no queue
   // The highest receive rate of the last long_window_s: the path's packet
   // time is at most a packet over it, whatever the law's own rate fell to.
-  std::map<FloorKey, WindowExtreme<double, std::greater<>>> best_received_;  // per path and size
+  PerPathExtreme<double, std::greater<>> best_received_;
   std::optional<Time> dip_since_;                        // [compete]: the dip's start, while it lasts
   double pre_dip_Bps_ = 0;                               // [compete]: the rate before the dip
   Duration dip_queue_;                                   // [compete]: the standing queue when the dip began

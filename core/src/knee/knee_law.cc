@@ -161,8 +161,11 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
     // The standing test: since when every report's packets all waited (the
     // report's minimum above the long floor) by half a packet time at the
     // best rate this path delivered (a starved law's own packet time would
-    // hide any queue). Only on a path of base_window_s of reports: a path
-    // that has just come (back) carries its first, queued packets.
+    // hide any queue). The wait begins at a report the law reads as a queue
+    // itself, when it drains: a queue below its own threshold (other mantra
+    // flows', each at its share) is one its drains were never asked to empty.
+    // Only on a path of base_window_s of reports: a path that has just come
+    // (back) carries its first, queued packets.
     const bool steady = steady_key_ && now - steady_key_->second >= Duration::from_seconds(config_.base_window_s);
     if (!long_us || !steady) waited_since_.reset();
     if (long_us && steady) {
@@ -172,7 +175,7 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
       const double standing_threshold_us =
           std::max(config_.queue_packets * best_packet_us, config_.queue_min_ms * 1000);
       if (static_cast<double>(r.owd_min_us - *long_us) > standing_threshold_us) {
-        if (!waited_since_) waited_since_ = now - Duration::micros(r.interval_us);
+        if (!waited_since_ && (delay_queue || ce || agent)) waited_since_ = now - Duration::micros(r.interval_us);
       } else {
         waited_since_.reset();
       }

@@ -376,6 +376,25 @@ TEST_F(KneeLawCompeteTest, OneReportAtTheFloorRestartsTheWait) {
   EXPECT_NE(law().phase(), KneeLaw::Phase::kCompete);
 }
 
+TEST_F(KneeLawCompeteTest, TheWaitBeginsAtAQueueTheLawReadsItself) {
+  // Other mantra flows share the path: the law gets a fifth of its best, and
+  // their queue stands above the long floor by more than half a packet at
+  // that best rate (10 ms) but below the law's own threshold, half a packet
+  // at its K (13.6 ms). The law does not drain, so no drain failed to empty it.
+  Time t = feed(ms(200), ms(10200));
+  t = feed(t, t, {.queue_ms = 20, .delivered_Bps = kStarved});  // K: 36.7 kB/s over the last 500 ms
+  t = feed(t, t + Duration::millis(400), {.delivered_Bps = kStarved});
+  ASSERT_EQ(law().phase(), KneeLaw::Phase::kCruise);
+  t = feed(t, t + Duration::millis(2000), {.delivered_Bps = kStarved, .floor_ms = 32});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kCruise);
+  // A queue the law reads (25 ms): it drains, and four settling times later
+  // the queue that stood through its drains is another flow's.
+  t = feed(t, t + Duration::millis(800), {.delivered_Bps = kStarved, .floor_ms = 45});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+  feed(t, t + Duration::millis(200), {.delivered_Bps = kStarved, .floor_ms = 45});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kCompete);
+}
+
 TEST_F(KneeLawCompeteTest, NotOnAPathOfLessThanTheFloorWindow) {
   // A path that has just come carries its first, queued packets.
   Time t = feed(ms(200), ms(2000));

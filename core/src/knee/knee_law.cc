@@ -165,8 +165,11 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
     // itself, when it drains: a queue below its own threshold (other mantra
     // flows', each at its share) is one its drains were never asked to empty.
     // Only on a path of base_window_s of reports: a path that has just come
-    // (back) carries its first, queued packets.
-    const bool steady = steady_key_ && now - steady_key_->second >= Duration::from_seconds(config_.base_window_s);
+    // (back) carries its first, queued packets. And only on a path the TTL
+    // names: with one floor for every hop count, a longer path's floor stands
+    // above a shorter one's for the whole long window, and reads as a queue.
+    const bool steady =
+        key.ttl != 0 && steady_key_ && now - steady_key_->second >= Duration::from_seconds(config_.base_window_s);
     if (!long_us || !steady) waited_since_.reset();
     if (long_us && steady) {
       best_received_.add(now, key, std::max(out.receive_rate_Bps, 1.0));

@@ -19,8 +19,8 @@
 // every loss, on by default here) caps the rate whatever the law says. A
 // queue that every report waited in for four settling times (RTT + report
 // interval) since the law read it as its own queue and drained, on a path of
-// one hop count and size for base_window_s, is not the law's (its drains
-// would have emptied it): a loss-based or
+// one hop count (the TTL read) and size for base_window_s, is not the law's
+// (its drains would have emptied it): a loss-based or
 // unresponsive flow holds it, and the law competes, following the safety
 // floor, until a dip shows the queue was its own.
 // K is what arrived, not what the law asked for (a sender held below its
@@ -61,9 +61,9 @@
 //      │   ──► [probe] again
 //   any ──no report for nofeedback_intervals──► X /= 2, K kept, [recover]
 //   any ──every report waited, for 4 (RTT + report interval) since the law
-//         read the queue itself, on a steady path (the report's minimum
-//         above the 60-s floor by half a packet at the path's best rate of
-//         60 s)──► [compete]
+//         read the queue itself, on a steady path the TTL names (the
+//         report's minimum above the 60-s floor by half a packet at the
+//         path's best rate of 60 s)──► [compete]
 //   [compete] X = 2 x receive rate, so the safety floor (TFRC's equation)
 //      │    sets the rate; no report: X /= 2, still [compete]
 //      │ every base_window_s: dip, X = kCompeteDip x receive rate, for two

@@ -335,10 +335,16 @@ TEST_F(KneeLawTest, AStallInStartupHoldsTheRateAndSetsNoKnee) {
 // law gets a fifth of what it got before. With the safety floor on (mantra's
 // default), the law competes. Settling is an RTT (100 ms) and a report
 // interval (200 ms); half a packet at the best receive rate (50 kB/s) is
-// 10 ms; every packet of a standing report waits 100 ms.
+// 10 ms; every packet of a standing report waits 100 ms. Every report
+// carries a TTL (the path's hop count), as the test needs.
 class KneeLawCompeteTest : public KneeLawTest {
  protected:
   KneeLawCompeteTest() : KneeLawTest({}, true) {}
+  static constexpr uint8_t kTtl = 60;
+  Time feed(Time from, Time to, Path p = {}) {
+    p.ttl = kTtl;
+    return KneeLawTest::feed(from, to, p);
+  }
   static constexpr double kStarved = 10'000;  // bytes/s: a fifth of the path's best
   static constexpr Path kStanding{.delivered_Bps = kStarved, .floor_ms = 120};
   // 10.2 s of a clean, steady path, then a standing queue until the law competes.
@@ -404,8 +410,16 @@ TEST_F(KneeLawCompeteTest, NotOnAPathOfLessThanTheFloorWindow) {
 
 TEST_F(KneeLawTest, NotWithoutTheSafetyFloor) {
   // With nothing to follow, competing would be sending blind.
-  Time t = feed(ms(200), ms(10200));
-  feed(t, t + Duration::millis(3000), {.delivered_Bps = 10'000, .floor_ms = 120});
+  Time t = feed(ms(200), ms(10200), {.ttl = 60});
+  feed(t, t + Duration::millis(3000), {.delivered_Bps = 10'000, .floor_ms = 120, .ttl = 60});
+  EXPECT_NE(law().phase(), KneeLaw::Phase::kCompete);
+}
+
+TEST_F(KneeLawCompeteTest, NotWithoutTheHopCount) {
+  // Reports without a TTL: one floor for every path, so a longer path's
+  // floor would stand above a shorter one's for the whole long window.
+  Time t = KneeLawTest::feed(ms(200), ms(10200));
+  KneeLawTest::feed(t, t + Duration::millis(3000), kStanding);
   EXPECT_NE(law().phase(), KneeLaw::Phase::kCompete);
 }
 

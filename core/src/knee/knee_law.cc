@@ -45,6 +45,7 @@ std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   const double ecn = r.get("ecn", out.ecn ? 1 : 0);
   const double stalls = r.get("stalls", out.stalls ? 1 : 0);
   const double compete = r.get("compete", out.compete ? 1 : 0);
+  const double path_knees = r.get("path_knees", out.path_knees ? 1 : 0);
   out.long_window_s = r.get("long_window_s", out.long_window_s);
   const double src = r.get("src_port", out.src_port), dst = r.get("dst_port", out.dst_port);
   r.require(out.startup_gain > 1 && out.startup_gain <= 4, "startup_gain must be in (1, 4]");
@@ -66,6 +67,7 @@ std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   r.require(ecn == 0 || ecn == 1, "ecn must be 0 or 1");
   r.require(stalls == 0 || stalls == 1, "stalls must be 0 or 1");
   r.require(compete == 0 || compete == 1, "compete must be 0 or 1");
+  r.require(path_knees == 0 || path_knees == 1, "path_knees must be 0 or 1");
   r.require(out.long_window_s >= out.base_window_s && out.long_window_s <= 3600,
             "long_window_s must be in [base_window_s, 3600]");
   r.require(src >= 0 && src <= 65535 && dst >= 0 && dst <= 65535, "src_port and dst_port must be 16-bit");
@@ -77,6 +79,7 @@ std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   out.ecn = ecn == 1;
   out.stalls = stalls == 1;
   out.compete = compete == 1;
+  out.path_knees = path_knees == 1;
   out.src_port = static_cast<uint16_t>(src);
   out.dst_port = static_cast<uint16_t>(dst);
   return r.finish();
@@ -215,7 +218,7 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
   const Reading in = read(now, r, state);
   if (r.packets == 0) return;
   if (config_.path_ttl && !r.ttl_changed && r.ttl != 0) {
-    if (path_ttl_ != 0 && r.ttl != path_ttl_ && knee_Bps_) on_new_path(now);
+    if (path_ttl_ != 0 && r.ttl != path_ttl_ && knee_Bps_) on_new_path(now, FloorKey::of(r.ttl, r.timed_bytes), state);
     path_ttl_ = r.ttl;
   }
   if (!in.judged && !in.queue) {  // nothing known: no growth, no step, no clean probe report
@@ -340,14 +343,33 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
       }
       break;
   }
+  // K as found on this path (not startup's, which is another path's until a queue sets it).
+  if (config_.path_knees && knee_Bps_ && r.ttl != 0 && !r.ttl_changed && phase_ != Phase::kStartup &&
+      phase_ != Phase::kCompete) {
+    const Duration window = Duration::from_seconds(config_.long_window_s);
+    std::erase_if(path_knees_, [&](const auto& entry) { return now - entry.second.at > window; });
+    path_knees_[FloorKey::of(r.ttl, r.timed_bytes)] = {*knee_Bps_, now};
+  }
 }
 
-void KneeLaw::on_new_path(Time now) {
+void KneeLaw::on_new_path(Time now, FloorKey key, const SendState& state) {
   ++new_paths_;
-  // The knee of the new path is unknown, above or below K: grow from the rate
-  // that crosses now until a queue shows, and take K from that queue.
   search_again();
   cruise_for_ = Duration::from_seconds(config_.cruise_s);
+  // A path of this hop count and size the law held a K on within the long
+  // window: start from that K, between a drain step and the cruise below it,
+  // and recover to the cruise. A queue there lowers it as after an outage.
+  const auto known = path_knees_.find(key);
+  if (config_.path_knees && known != path_knees_.end() &&
+      now - known->second.at <= Duration::from_seconds(config_.long_window_s)) {
+    ++known_paths_;
+    knee_Bps_ = known->second.knee_Bps;
+    set_rate(std::clamp(rate_Bps_, config_.drain_factor * *knee_Bps_, (1 - config_.cruise_margin) * *knee_Bps_), state);
+    enter(Phase::kRecover, now);
+    return;
+  }
+  // The knee of the new path is unknown, above or below K: grow from the rate
+  // that crosses now until a queue shows, and take K from that queue.
   enter(Phase::kStartup, now);
 }
 
@@ -458,6 +480,7 @@ std::vector<std::pair<std::string, double>> KneeLaw::diagnostics(const SendState
                                                    {"nofeedback_expiries", static_cast<double>(nofeedback_expiries_)},
                                                    {"last_queue_ms", last_queue_ms_}};
   d.emplace_back("new_paths", static_cast<double>(new_paths_));
+  d.emplace_back("known_paths", static_cast<double>(known_paths_));
   d.emplace_back("probes_app_limited", static_cast<double>(probes_app_limited_));
   d.emplace_back("startup_queues_app_limited", static_cast<double>(queues_app_limited_));
   d.emplace_back("unjudged_reports", static_cast<double>(unjudged_));

@@ -30,9 +30,9 @@
 // Where the driver reads the IP TTL, the floor is kept per TTL (DelayFloor),
 // an interval whose TTL changed is judged on the longest path's floor, and
 // a path of another hop count is a path of unknown knee: search it again
-// (once K is known). A report with no floor to judge its delay on (packets
-// of a new path, or of paths that keep alternating) changes nothing unless
-// it carries a mark.
+// (once K is known), unless the law held a K on that hop count and size
+// within long_window_s (the routing returns to it): start from that K. A report with no floor to judge its delay on
+// (packets of a new path, or of paths that keep alternating) changes nothing unless it carries a mark.
 //
 //   [startup] X *= startup_gain per report interval while no queue shows,
 //      │    at most twice the receive rate
@@ -72,8 +72,10 @@
 //   any ──a stall──► K kept; [startup], [recover]: no growth this interval;
 //         [cruise], [probe]: ──► [drain], C kept (no verdict on the probe)
 //   any ──a report of one TTL, not the previous such report's (a path of
-//         another hop count), once K is known──► X kept, K forgotten at the
-//         next queue, [startup]
+//         another hop count), once K is known──► a path held within
+//         long_window_s: its K there, X between a drain step and the cruise
+//         below it, [recover]; else X kept, K forgotten at the next queue,
+//         [startup]
 //   [recover] as startup, up to (1 - cruise_margin) K ──► [cruise];
 //      queue ──► K = min(K, receive rate) (*) ──► [drain]
 //   (*) K falls by at most one drain_factor step per report: a report of
@@ -82,6 +84,7 @@
 
 #include <deque>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -114,6 +117,8 @@ struct SenderConfig {
   bool ecn = true;               // data asks for ECN (ECT(0)), so a queue that marks shows with CE (off: an ablation)
   bool stalls = true;            // a loss with a queue after a clean report is a stall, not the knee (off: an ablation)
   bool compete = true;  // a queue the law's drains do not empty is not ours: follow the loss floor (off: an ablation)
+  bool path_knees =
+      true;  // a path of a hop count and size held within long_window_s starts from its K there (off: startup)
   double long_window_s = 60.0;  // the standing test's floor (and the best receive rate): over this window
   uint16_t src_port = 4000;
   uint16_t dst_port = 4001;
@@ -180,7 +185,7 @@ class KneeLaw : public RateLaw {
   void set_rate(double rate_Bps, const SendState& state);
   // A report of packets that all came with one TTL, not the previous such
   // report's: the path's hop count changed, and with it its knee.
-  void on_new_path(Time now);
+  void on_new_path(Time now, FloorKey key, const SendState& state);
   // The knee is no longer bracketed: probes double their step again.
   void search_again();
   // A packet sent at `t` or later left the source empty (the application,
@@ -231,9 +236,17 @@ class KneeLaw : public RateLaw {
   // The highest receive rate of the last long_window_s: the path's packet
   // time is at most a packet over it, whatever the law's own rate fell to.
   PerPathExtreme<double, std::greater<>> best_received_;
-  std::optional<Time> dip_since_;                        // [compete]: the dip's start, while it lasts
-  double pre_dip_Bps_ = 0;                               // [compete]: the rate before the dip
-  Duration dip_queue_;                                   // [compete]: the standing queue when the dip began
+  std::optional<Time> dip_since_;  // [compete]: the dip's start, while it lasts
+  double pre_dip_Bps_ = 0;         // [compete]: the rate before the dip
+  Duration dip_queue_;             // [compete]: the standing queue when the dip began
+  // K as the law last held it on each path and size (once found there, not
+  // in startup), and when: a path the routing returns to within
+  // long_window_s starts from it (`path_knees`).
+  struct PathKnee {
+    double knee_Bps;
+    Time at;
+  };
+  std::map<FloorKey, PathKnee> path_knees_;
   std::optional<std::pair<FloorKey, Time>> steady_key_;  // the path and size of the reports, since when
   std::optional<Time> waited_since_;                     // since when every report's minimum stood above the long floor
   std::optional<int64_t> base_owd_us_;                   // the floor the last judged report was judged on
@@ -247,8 +260,8 @@ class KneeLaw : public RateLaw {
   bool last_judged_queue_ = false;  // whether the last judged report showed a queue
   bool draining_stall_ = false;     // the drain began at a stall
   int64_t queues_ = 0, probes_ = 0, probes_up_ = 0, nofeedback_expiries_ = 0, agent_queues_ = 0, ce_queues_ = 0,
-          new_paths_ = 0, unjudged_ = 0, probes_app_limited_ = 0, queues_app_limited_ = 0, stalls_ = 0, competes_ = 0,
-          dips_ = 0;
+          new_paths_ = 0, known_paths_ = 0, unjudged_ = 0, probes_app_limited_ = 0, queues_app_limited_ = 0,
+          stalls_ = 0, competes_ = 0, dips_ = 0;
 };
 
 using KneeSender = RateSenderWith<KneeLaw>;

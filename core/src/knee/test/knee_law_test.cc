@@ -212,6 +212,54 @@ TEST_F(KneeLawTest, OnANewPathAQueueSetsTheKneeToTheReceiveRate) {
   EXPECT_NEAR(*law().knee_Bps(), 30'000, 1);
 }
 
+// A path the routing returns to within the long window starts from the K
+// the law held there: no startup, no overshoot to a queue (`path_knees` 0:
+// startup, as on a path never seen).
+TEST_F(KneeLawTest, APathReturnedToStartsFromItsKneeThere) {
+  for (const bool path_knees : {false, true}) {
+    sender = KneeSender{[&] {
+      SenderConfig config;
+      config.sending.safety_floor = false;
+      config.path_knees = path_knees;
+      return config;
+    }()};
+    sent_to_ = Time{};
+    Time t = feed(ms(200), ms(800), {.ttl = 61});
+    t = feed(t, t, {.queue_ms = 20, .ttl = 61});
+    t = feed(t, t + Duration::millis(200), {.ttl = 61});
+    ASSERT_EQ(law().phase(), KneeLaw::Phase::kCruise);
+    // Two hops more: searched afresh, K = 30 kB/s there.
+    t = feed(t, t + Duration::millis(400), {.delivered_Bps = 30'000, .ttl = 59});
+    ASSERT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+    t = feed(t, t, {.queue_ms = 30, .delivered_Bps = 30'000, .ttl = 59});
+    t = feed(t, t + Duration::millis(1000), {.delivered_Bps = 30'000, .ttl = 59});
+    ASSERT_EQ(law().phase(), KneeLaw::Phase::kCruise);
+    ASSERT_NEAR(*law().knee_Bps(), 30'000, 1);
+    // Back on the first path.
+    feed(t, t, {.ttl = 61});
+    if (!path_knees) {
+      EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+      EXPECT_NEAR(*law().knee_Bps(), 30'000, 1);  // forgotten at the next queue
+    } else {
+      EXPECT_EQ(law().phase(), KneeLaw::Phase::kRecover);
+      EXPECT_NEAR(*law().knee_Bps(), kRate, 1);
+      EXPECT_NEAR(law().rate_Bps(), 0.85 * kRate, 1);  // a drain step below it, and recovering
+    }
+  }
+}
+
+// Not a K of longer ago than the long window: the path may have changed.
+TEST_F(KneeLawTest, APathsKneeIsForgottenAfterTheLongWindow) {
+  Time t = feed(ms(200), ms(800), {.ttl = 61});
+  t = feed(t, t, {.queue_ms = 20, .ttl = 61});
+  t = feed(t, t + Duration::millis(200), {.ttl = 61});
+  t = feed(t, t + Duration::millis(400), {.delivered_Bps = 30'000, .ttl = 59});
+  t = feed(t, t, {.queue_ms = 30, .delivered_Bps = 30'000, .ttl = 59});
+  t = feed(t, t + Duration::seconds(61), {.delivered_Bps = 30'000, .ttl = 59});
+  feed(t, t, {.ttl = 61});
+  EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+}
+
 TEST_F(KneeLawTest, StartupGrowsToAtMostTwiceTheReceiveRate) {
   feed(ms(200), ms(3000), {.delivered_Bps = 6'000});
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
@@ -596,11 +644,13 @@ TEST_F(KneeLawTest, AnIntervalOverTwoPathsIsJudgedOnTheLongerOnesFloor) {
   t = feed(t, t + Duration::millis(200), {.ttl = 61});
   t = feed(t, t + Duration::millis(200), {.floor_ms = 50, .ttl = 59});  // the longer path, in its own floor
   ASSERT_EQ(law().phase(), KneeLaw::Phase::kStartup);
-  t = feed(t, t + Duration::millis(200), {.ttl = 61});  // and back
+  t = feed(t, t + Duration::millis(200), {.ttl = 61});  // and back: its K again, recovering to the cruise
+  const KneeLaw::Phase back = law().phase();
+  ASSERT_NE(back, KneeLaw::Phase::kDrain);
   // Packets over both: a mean 5 ms above the longer path's floor is no queue;
   // 15 ms above it is.
   t = feed(t, t, {.queue_ms = 35, .floor_ms = 20, .ttl = 61, .ttl_changed = true});
-  EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
+  EXPECT_EQ(law().phase(), back);
   feed(t, t, {.queue_ms = 45, .floor_ms = 20, .ttl = 61, .ttl_changed = true});
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
 }

@@ -21,7 +21,8 @@ KneeLaw::KneeLaw(const SenderConfig& config)
       cruise_for_(Duration::from_seconds(config.cruise_s)),
       floor_delay_(Duration::from_seconds(config.base_window_s)),
       long_floor_(Duration::from_seconds(config.long_window_s)),
-      best_received_(Duration::from_seconds(config.long_window_s)) {}
+      best_received_(Duration::from_seconds(config.long_window_s)),
+      path_knees_(Duration::from_seconds(config.long_window_s)) {}
 
 std::string KneeLaw::parse(const Params& params, SenderConfig& out) {
   out = {};
@@ -346,9 +347,7 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
   // K as found on this path (not startup's, which is another path's until a queue sets it).
   if (config_.path_knees && knee_Bps_ && r.ttl != 0 && !r.ttl_changed && phase_ != Phase::kStartup &&
       phase_ != Phase::kCompete) {
-    const Duration window = Duration::from_seconds(config_.long_window_s);
-    std::erase_if(path_knees_, [&](const auto& entry) { return now - entry.second.at > window; });
-    path_knees_[FloorKey::of(r.ttl, r.timed_bytes)] = {*knee_Bps_, now};
+    path_knees_.add(now, FloorKey::of(r.ttl, r.timed_bytes), {now, *knee_Bps_});
   }
 }
 
@@ -359,11 +358,11 @@ void KneeLaw::on_new_path(Time now, FloorKey key, const SendState& state) {
   // A path of this hop count and size the law held a K on within the long
   // window: start from that K, between a drain step and the cruise below it,
   // and recover to the cruise. A queue there lowers it as after an outage.
-  const auto known = path_knees_.find(key);
-  if (config_.path_knees && known != path_knees_.end() &&
-      now - known->second.at <= Duration::from_seconds(config_.long_window_s)) {
+  path_knees_.expire(now);
+  const auto held = path_knees_.of(key);
+  if (config_.path_knees && held) {
     ++known_paths_;
-    knee_Bps_ = known->second.knee_Bps;
+    knee_Bps_ = held->second;
     set_rate(std::clamp(rate_Bps_, config_.drain_factor * *knee_Bps_, (1 - config_.cruise_margin) * *knee_Bps_), state);
     enter(Phase::kRecover, now);
     return;

@@ -31,8 +31,9 @@
 // an interval whose TTL changed is judged on the longest path's floor, and
 // a path of another hop count is a path of unknown knee: search it again
 // (once K is known), unless the law held a K on that hop count and size
-// within long_window_s (the routing returns to it): start from that K. A report with no floor to judge its delay on
-// (packets of a new path, or of paths that keep alternating) changes nothing unless it carries a mark.
+// within long_window_s (the routing returns to it): start from that K. A
+// report with no floor to judge its delay on (packets of a new path, or of
+// paths that keep alternating) changes nothing unless it carries a mark.
 //
 //   [startup] X *= startup_gain per report interval while no queue shows,
 //      │    at most twice the receive rate
@@ -84,7 +85,6 @@
 
 #include <deque>
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -239,14 +239,10 @@ class KneeLaw : public RateLaw {
   std::optional<Time> dip_since_;  // [compete]: the dip's start, while it lasts
   double pre_dip_Bps_ = 0;         // [compete]: the rate before the dip
   Duration dip_queue_;             // [compete]: the standing queue when the dip began
-  // K as the law last held it on each path and size (once found there, not
-  // in startup), and when: a path the routing returns to within
-  // long_window_s starts from it (`path_knees`).
-  struct PathKnee {
-    double knee_Bps;
-    Time at;
-  };
-  std::map<FloorKey, PathKnee> path_knees_;
+  // When and at what K the law last held each path and size (once found
+  // there, not in startup), over long_window_s: the latest is the extreme by
+  // time. A path the routing returns to starts from it (`path_knees`).
+  PerPathExtreme<std::pair<Time, double>, std::greater<>> path_knees_;
   std::optional<std::pair<FloorKey, Time>> steady_key_;  // the path and size of the reports, since when
   std::optional<Time> waited_since_;                     // since when every report's minimum stood above the long floor
   std::optional<int64_t> base_owd_us_;                   // the floor the last judged report was judged on

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <string>
 
@@ -59,6 +60,14 @@ class KneeLawTest : public ::testing::Test {
           c.sending.source = source;
           return c;
         }()} {}
+  // A new sender, no loss floor, with `adjust` applied to its configuration.
+  void restart(const std::function<void(SenderConfig&)>& adjust) {
+    SenderConfig config;
+    config.sending.safety_floor = false;
+    adjust(config);
+    sender = KneeSender{config};
+    sent_to_ = Time{};
+  }
   // Reports every 200 ms from `from` to `to` (both included); returns the next time.
   Time feed(Time from, Time to, Path p = {}) {
     Time t = from;
@@ -217,13 +226,7 @@ TEST_F(KneeLawTest, OnANewPathAQueueSetsTheKneeToTheReceiveRate) {
 // startup, as on a path never seen).
 TEST_F(KneeLawTest, APathReturnedToStartsFromItsKneeThere) {
   for (const bool path_knees : {false, true}) {
-    sender = KneeSender{[&] {
-      SenderConfig config;
-      config.sending.safety_floor = false;
-      config.path_knees = path_knees;
-      return config;
-    }()};
-    sent_to_ = Time{};
+    restart([&](SenderConfig& config) { config.path_knees = path_knees; });
     Time t = feed(ms(200), ms(800), {.ttl = 61});
     t = feed(t, t, {.queue_ms = 20, .ttl = 61});
     t = feed(t, t + Duration::millis(200), {.ttl = 61});
@@ -572,13 +575,7 @@ TEST_F(KneeLawTest, ALongerPathsFloorIsNoQueueWhereTheTtlShowsIt) {
   };
   for (const Case c : {Case{0, true}, Case{61, false}, Case{61, true}}) {
     const bool uses_ttl = c.ttl != 0 && c.path_ttl;
-    sender = KneeSender{[&] {
-      SenderConfig config;
-      config.sending.safety_floor = false;
-      config.path_ttl = c.path_ttl;
-      return config;
-    }()};
-    sent_to_ = Time{};
+    restart([&](SenderConfig& config) { config.path_ttl = c.path_ttl; });
     Time t = feed(ms(200), ms(800), {.ttl = c.ttl});
     t = feed(t, t, {.queue_ms = 20, .ttl = c.ttl});
     t = feed(t, t + Duration::millis(200), {.ttl = c.ttl});
@@ -625,13 +622,7 @@ TEST_F(KneeLawTest, AReportWithNoDelayChangesNothingAndLeavesTheFloor) {
 }
 
 TEST_F(KneeLawTest, WithoutTheDelaySignalOnlyMarksAreAQueue) {
-  sender = KneeSender{[] {
-    SenderConfig c;
-    c.sending.safety_floor = false;
-    c.delay_signal = false;
-    return c;
-  }()};
-  sent_to_ = Time{};
+  restart([](SenderConfig& config) { config.delay_signal = false; });
   Time t = feed(ms(200), ms(800), {.queue_ms = 100});
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
   feed(t, t, {.ce = 1});

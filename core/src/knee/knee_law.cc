@@ -195,6 +195,7 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
   // queue by a mark, or nothing at all (not the absence of a queue).
   out.judged = base_us.has_value() || !config_.delay_signal;
   out.queue = delay_queue || ce || agent;
+  out.marked = ce || agent;
   if (out.judged) last_judged_queue_ = out.queue;
 
   queues_ += out.queue ? 1 : 0;
@@ -233,8 +234,17 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
   // the queue is what waited behind it, not what a rate above the knee built
   // (that grows over reports, with no loss until a drop-tail queue fills).
   // It is drained, but it neither sets nor lowers K nor fails a probe.
-  const bool stall = config_.stalls && in.queue && r.loss_detected && !queue_before;
+  // A detour: a queue by the delay in an interval whose packets came over two
+  // hop counts (the TTL changed). They waited for the route's repair (a
+  // salvage, a discovery) and are judged on the longer path's floor: the
+  // queue is not what the rate built on either path. Drained like a stall;
+  // the path the reports settle on is judged by its own reports (a new hop
+  // count is searched again). A mark is set by a queue on the path the
+  // packet took: never a detour.
+  const bool detour = config_.stalls && config_.path_ttl && in.queue && !in.marked && r.ttl_changed;
+  const bool stall = detour || (config_.stalls && in.queue && r.loss_detected && !queue_before);
   stalls_ += stall ? 1 : 0;
+  detours_ += detour ? 1 : 0;
   // A queue that every report waited in for kStandingSettles settling times
   // (an RTT and a report interval each: the law's drains had their time) is
   // not the law's: a loss-based flow (TCP) or an unresponsive one holds it.
@@ -288,8 +298,9 @@ void KneeLaw::on_report(Time now, const Report& r, const SendState& state) {
         // Still growing: the path carries less than the drain, if it delivered
         // less than the drain rate; if it delivered that much, the delay moved
         // (a lagging bottleneck, a retry), not the capacity. A stall this drain
-        // began at that goes on (another loss) says nothing of the capacity.
-        const bool stalled = draining_stall_ && r.loss_detected;
+        // began at that goes on (another loss), or a detour, says nothing of
+        // the capacity.
+        const bool stalled = (draining_stall_ && r.loss_detected) || detour;
         const bool short_of_drain = x_recv < rate_Bps_;
         if (short_of_drain && !stalled) knee_Bps_ = lowered_knee(x_recv);
         if (short_of_drain || stalled) drain(now, x_recv, state, stalled);
@@ -484,6 +495,7 @@ std::vector<std::pair<std::string, double>> KneeLaw::diagnostics(const SendState
   d.emplace_back("startup_queues_app_limited", static_cast<double>(queues_app_limited_));
   d.emplace_back("unjudged_reports", static_cast<double>(unjudged_));
   d.emplace_back("stall_reports", static_cast<double>(stalls_));
+  d.emplace_back("detour_reports", static_cast<double>(detours_));
   d.emplace_back("competes", static_cast<double>(competes_));
   d.emplace_back("compete_dips", static_cast<double>(dips_));
   if (base_owd_us_) d.emplace_back("delay_floor_ms", static_cast<double>(*base_owd_us_) / 1000.0);

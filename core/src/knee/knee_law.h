@@ -14,8 +14,9 @@
 // (R < 0). Losses with no queue (channel errors, a broken link) do not steer
 // the law; nor does a stall, a queue that came with a loss after a report
 // without one (a link that failed frames until its MAC gave up: what waited
-// behind it), which is drained but neither sets nor lowers K nor fails a
-// probe. The rate sender's safety floor (TFRC's equation on the loss over
+// behind it) or in an interval the TTL changed in (a detour: what waited for
+// the route's repair), which is drained but neither sets nor lowers K nor
+// fails a probe. The rate sender's safety floor (TFRC's equation on the loss over
 // every loss, on by default here) caps the rate whatever the law says. A
 // queue that every report waited in for four settling times (RTT + report
 // interval) since the law read it as its own queue and drained, on a path of
@@ -45,7 +46,8 @@
 //      │    a queue an RTT later; a queue still growing then, the path
 //      │    delivering less than X: K = the receive rate (a path delivers
 //      │    its capacity while a queue stands), at most a drain_factor step
-//      │    down, and drain again (a stall going on: drain again, K kept)
+//      │    down, and drain again (a stall going on, or a detour: drain
+//      │    again, K kept)
 //      ▼
 //   [cruise] X = (1 - cruise_margin) K, for C (cruise_s at first)
 //      │ queue: K = min(K, receive rate), at most one probe step down
@@ -115,7 +117,8 @@ struct SenderConfig {
   bool delay_signal = true;      // a mean delay above the floor counts as a queue (off: an ablation)
   bool path_ttl = true;          // a floor per IP TTL, and a new hop count searched again (off: an ablation)
   bool ecn = true;               // data asks for ECN (ECT(0)), so a queue that marks shows with CE (off: an ablation)
-  bool stalls = true;            // a loss with a queue after a clean report is a stall, not the knee (off: an ablation)
+  bool stalls =
+      true;  // a queue with a loss after a clean one, or over a TTL change, is not the knee (off: an ablation)
   bool compete = true;  // a queue the law's drains do not empty is not ours: follow the loss floor (off: an ablation)
   bool path_knees =
       true;  // a path of a hop count and size held within long_window_s starts from its K there (off: startup)
@@ -172,6 +175,7 @@ class KneeLaw : public RateLaw {
   // What one report says about the path.
   struct Reading {
     bool queue = false;
+    bool marked = false;                 // a CE mark or an agent's R < 0 showed it (not the delay alone)
     double queue_ms = 0;                 // mean delay above the floor
     double receive_rate_Bps = 0;         // 0: the interval carried no data
     bool judged = true;                  // false: no delay to judge (no floor for a new path, or no full-size packet)
@@ -257,7 +261,7 @@ class KneeLaw : public RateLaw {
   bool draining_stall_ = false;     // the drain began at a stall
   int64_t queues_ = 0, probes_ = 0, probes_up_ = 0, nofeedback_expiries_ = 0, agent_queues_ = 0, ce_queues_ = 0,
           new_paths_ = 0, known_paths_ = 0, unjudged_ = 0, probes_app_limited_ = 0, queues_app_limited_ = 0,
-          stalls_ = 0, competes_ = 0, dips_ = 0;
+          stalls_ = 0, detours_ = 0, competes_ = 0, dips_ = 0;
 };
 
 using KneeSender = RateSenderWith<KneeLaw>;

@@ -370,6 +370,35 @@ TEST_F(KneeLawTest, AStallInAProbeIsNoVerdictOnIt) {
   EXPECT_NEAR(law().rate_Bps(), 1.03 * 1.06 * kRate, 1);
 }
 
+// A route repaired in the interval (the TTL changed): the packets that
+// waited for it read as a queue on the longer path's floor, with no loss.
+// Drained like a stall, K kept, however long the detour lasts; without the
+// stall rule (or the TTL) it lowers K.
+TEST_F(KneeLawTest, AQueueOverADetourDrainsButKeepsTheKnee) {
+  for (const bool stalls : {true, false}) {
+    restart([stalls](SenderConfig& config) { config.stalls = stalls; });
+    Time t = feed(ms(200), ms(800), {.ttl = 61});
+    t = feed(t, t, {.queue_ms = 20, .ttl = 61});
+    t = feed(t, t + Duration::millis(200), {.ttl = 61});
+    ASSERT_EQ(law().phase(), KneeLaw::Phase::kCruise);
+    const Path detour{.queue_ms = 60, .delivered_Bps = 20'000, .ttl = 61, .ttl_changed = true};
+    t = feed(t, t, detour);
+    EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+    // Still growing, and the path delivering less than the drain rate.
+    t = feed(t, t, {.queue_ms = 70, .delivered_Bps = 20'000, .ttl = 61, .ttl_changed = true});
+    t = feed(t, t, {.queue_ms = 80, .delivered_Bps = 20'000, .ttl = 61, .ttl_changed = true});
+    if (!stalls) {
+      EXPECT_LT(*law().knee_Bps(), 0.95 * kRate) << "without the rule a detour lowers K";
+      continue;
+    }
+    EXPECT_NEAR(*law().knee_Bps(), kRate, 1);
+    feed(t, t + Duration::millis(200), {.ttl = 61});
+    EXPECT_EQ(law().phase(), KneeLaw::Phase::kCruise);
+    EXPECT_NEAR(law().rate_Bps(), 0.97 * kRate, 1);
+    EXPECT_GE(law().diagnostics(sender.state()).size(), 1u);
+  }
+}
+
 TEST_F(KneeLawTest, AStallInStartupHoldsTheRateAndSetsNoKnee) {
   Time t = feed(ms(200), ms(600));
   const double before = law().rate_Bps();
@@ -607,8 +636,9 @@ TEST_F(KneeLawTest, ReportsWithNoFloorHoldTheRateAndAMarkStillCounts) {
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kStartup);
   EXPECT_NEAR(law().rate_Bps(), rate, 1);
   EXPECT_GT(law().diagnostics(sender.state()).size(), 0u);
-  feed(t, t, {.ce = 1, .ttl = 61, .ttl_changed = true});
+  feed(t, t, {.ce = 1, .ttl = 61, .ttl_changed = true});  // a mark is the path's queue, not a detour
   EXPECT_EQ(law().phase(), KneeLaw::Phase::kDrain);
+  EXPECT_TRUE(law().knee_Bps());
 }
 
 TEST_F(KneeLawTest, AReportWithNoDelayChangesNothingAndLeavesTheFloor) {

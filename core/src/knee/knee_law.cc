@@ -152,7 +152,8 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
   const bool agent = config_.agent_signal && r.r_min_Bps < 0;
   ce_queues_ += ce ? 1 : 0;
   agent_queues_ += agent ? 1 : 0;
-  bool delay_queue = false;
+  out.marked = ce || agent;
+  out.queue = out.marked;
   if (base_us) {
     base_owd_us_ = base_us;
     const double packet_rate_Bps = knee_Bps_.value_or(std::max(out.receive_rate_Bps, rate_Bps_));
@@ -161,7 +162,7 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
     last_queue_ms_ = queue_us / 1000.0;
     out.queue_ms = last_queue_ms_;
     const double threshold_us = std::max(config_.queue_packets * packet_time_us, config_.queue_min_ms * 1000);
-    delay_queue = config_.delay_signal && queue_us > threshold_us;
+    out.queue = out.queue || (config_.delay_signal && queue_us > threshold_us);
     // The standing test: since when every report's packets all waited (the
     // report's minimum above the long floor) by half a packet time at the
     // best rate this path delivered (a starved law's own packet time would
@@ -182,7 +183,7 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
       const double standing_threshold_us =
           std::max(config_.queue_packets * best_packet_us, config_.queue_min_ms * 1000);
       if (static_cast<double>(r.owd_min_us - *long_us) > standing_threshold_us) {
-        if (!waited_since_ && (delay_queue || ce || agent)) waited_since_ = now - Duration::micros(r.interval_us);
+        if (!waited_since_ && out.queue) waited_since_ = now - Duration::micros(r.interval_us);
       } else {
         waited_since_.reset();
       }
@@ -194,8 +195,6 @@ KneeLaw::Reading KneeLaw::read(Time now, const Report& r, const SendState& state
   // With no floor to judge it on, a report's delay says nothing: it shows a
   // queue by a mark, or nothing at all (not the absence of a queue).
   out.judged = base_us.has_value() || !config_.delay_signal;
-  out.queue = delay_queue || ce || agent;
-  out.marked = ce || agent;
   if (out.judged) last_judged_queue_ = out.queue;
 
   queues_ += out.queue ? 1 : 0;

@@ -372,8 +372,8 @@ TEST_F(KneeLawTest, AStallInAProbeIsNoVerdictOnIt) {
 
 // A route repaired in the interval (the TTL changed): the packets that
 // waited for it read as a queue on the longer path's floor, with no loss.
-// Drained like a stall, K kept, however long the detour lasts; without the
-// stall rule (or the TTL) it lowers K.
+// Drained like a stall, K kept while the queue grows over such reports;
+// without the stall rule it lowers K.
 TEST_F(KneeLawTest, AQueueOverADetourDrainsButKeepsTheKnee) {
   for (const bool stalls : {true, false}) {
     restart([stalls](SenderConfig& config) { config.stalls = stalls; });

@@ -15,7 +15,18 @@ START_S = 10.0  # the video's first capture, absolute seconds
 LATENCY_S = 0.01  # capture to complete arrival, in on_time deliveries
 
 
-def desc(codec="h264", b_frames=0, mode="ladder", ladder=(64000, 192000), seconds=2.4, gop=12, delay_s=0.5, seed=7):
+def desc(
+    codec="h264",
+    b_frames=0,
+    mode="ladder",
+    ladder=(64000, 192000),
+    seconds=2.4,
+    gop=12,
+    delay_s=0.5,
+    seed=7,
+    packetization="frames",
+    partial="freeze",
+):
     return MediaDesc(
         content=ContentDesc(resolution="qcif", seconds=seconds, fps=25.0, seed=seed),
         codec=codec,
@@ -25,12 +36,24 @@ def desc(codec="h264", b_frames=0, mode="ladder", ladder=(64000, 192000), second
         mode=mode,
         playout_delay_s=delay_s,
         packet_bytes=1000,
+        packetization=packetization,
+        partial=partial,
     )
 
 
 @functools.cache
-def prepared(codec="h264", b_frames=0, mode="ladder", ladder=(64000, 192000), seconds=2.4) -> PreparedMedia:
-    return prepare(desc(codec, b_frames, mode, ladder, seconds), CACHE_DIR)
+def prepared(
+    codec="h264",
+    b_frames=0,
+    mode="ladder",
+    ladder=(64000, 192000),
+    seconds=2.4,
+    packetization="frames",
+    partial="freeze",
+) -> PreparedMedia:
+    return prepare(
+        desc(codec, b_frames, mode, ladder, seconds, packetization=packetization, partial=partial), CACHE_DIR
+    )
 
 
 def on_time(p: PreparedMedia, loops=1, gop_reps=None) -> dict[str, Any]:
@@ -42,8 +65,24 @@ def on_time(p: PreparedMedia, loops=1, gop_reps=None) -> dict[str, Any]:
     frames = []
     for g in range(loops * n):
         loop, d = divmod(g, n)
-        frames.append([gop_reps[g // p.desc.gop_frames], START_S + loop * n / p.fps + p.capture_s[d] + LATENCY_S])
+        rep = gop_reps[g // p.desc.gop_frames]
+        t = START_S + loop * n / p.fps + p.capture_s[d] + LATENCY_S
+        frames.append([rep, t, [t] * (len(p.datagrams[rep][d]) if p.datagrams else 1)])
     return {"frames": frames, "gop_reps": list(gop_reps), "video_start": START_S}
+
+
+def set_arrival(media: dict[str, Any], g: int, t: float) -> None:
+    """Every datagram of global frame g arrived at t (-1: none arrived)."""
+    entry = media["frames"][g]
+    entry[1] = t
+    entry[2] = [t] * len(entry[2])
+
+
+def lose_datagram(media: dict[str, Any], g: int, k: int) -> None:
+    """Datagram k of global frame g never arrived (the frame is then never whole)."""
+    entry = media["frames"][g]
+    entry[1] = -1.0
+    entry[2][k] = -1.0
 
 
 def deadline_s(p: PreparedMedia, g: int) -> float:

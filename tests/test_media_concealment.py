@@ -12,7 +12,7 @@ from mantra.media import flow_video
 from mantra.media.assess import assess, evaluate
 from mantra.media.desc import MediaDesc
 from mantra.media.player import GREY, play
-from media_helpers import CACHE_DIR, START_S, decode_index, desc, on_time, prepared, window
+from media_helpers import CACHE_DIR, START_S, decode_index, desc, on_time, prepared, set_arrival, window
 
 CONFIGS = [("mpeg4", 0, "ladder"), ("h264", 0, "ladder"), ("mpeg4", 2, "layered"), ("h264", 2, "layered")]
 
@@ -23,7 +23,7 @@ def _same(a, b):
 
 def _lose(media, *frames):
     for g in frames:
-        media["frames"][g][1] = -1.0
+        set_arrival(media, g, -1.0)
 
 
 def _no_loss_picture(p, media, k, playout):

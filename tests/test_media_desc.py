@@ -52,6 +52,11 @@ def _with(path, value):
         ("content.seed", 1.5, "media.content.seed: 1.5 is not an integer"),
         ("content.seed", _with, "media.content.seed: missing"),
         ("extra", 1, "media.extra: unknown key"),
+        ("packetization", "nal", "media.packetization: 'nal' is not one of slices, frames"),
+        ("packetization", _with, "media.packetization: missing"),
+        ("partial", "maybe", "media.partial: 'maybe' is not one of conceal, freeze"),
+        ("partial", "conceal", "media.partial: conceal needs packetization slices"),
+        ("partial", _with, "media.partial: missing"),
     ],
 )
 def test_a_bad_key_is_named(path, value, message):
@@ -66,3 +71,10 @@ def test_a_bad_key_is_named(path, value, message):
 def test_layered_needs_b_frames():
     with pytest.raises(InputError, match=r"^media\.b_frames: layered mode needs B frames"):
         MediaDesc.from_dict({**GOOD, "mode": "layered", "b_frames": 0})
+
+
+def test_slices_leave_room_for_the_transports_header_and_need_room_for_a_slice():
+    sliced = MediaDesc.from_dict({**GOOD, "packetization": "slices", "partial": "conceal"})
+    assert sliced.slice_bytes == 1000 - 64 and MediaDesc.from_dict(GOOD).slice_bytes is None
+    with pytest.raises(InputError, match=r"^media\.packet_bytes: 300 leaves 236 bytes for slices, below 256"):
+        MediaDesc.from_dict({**GOOD, "packetization": "slices", "partial": "freeze", "packet_bytes": 300})

@@ -51,7 +51,7 @@ def test_a_stream_without_the_requested_structure_is_refused():
     p = prepared("mpeg4", 0, "ladder")
     rep = p.reps[0]
     with pytest.raises(RuntimeError, match="GOP at decode index 6"):  # claimed GOPs of 6: no I at 6
-        stream_from_packets(p.content, "mpeg4", rep.rate_bps, 6, 0, rep.settings, rep.packets, rep.display)
+        stream_from_packets(p.content, "mpeg4", rep.rate_bps, 6, 0, None, rep.settings, rep.packets, rep.display)
 
 
 @pytest.mark.parametrize(("codec", "b_frames", "mode"), [("mpeg4", 2, "layered"), ("h264", 2, "layered")])
@@ -95,7 +95,8 @@ def test_prepare_reuses_the_cache(tmp_path):
 def test_the_simulators_block():
     p = prepared("h264", 2, "layered")
     block = json.loads(json.dumps(p.sim_block(start_s=60.0)))
-    assert list(block) == ["mode", "fps", "playout_delay", "start", "gop_starts", "representations"]
+    assert list(block) == ["mode", "fps", "playout_delay", "start", "packetization", "gop_starts", "representations"]
+    assert block["packetization"] == "frames"
     assert (block["mode"], block["fps"], block["playout_delay"], block["start"]) == ("layered", 25.0, 0.5, 60.0)
     assert block["gop_starts"] == [0, 12, 24, 36, 48]
     assert [r["rate_bps"] for r in block["representations"]] == [64000, 192000]
@@ -105,6 +106,23 @@ def test_the_simulators_block():
         assert [f[2:] for f in r["frames"]] == [[c, d] for c, d in zip(p.capture_s, p.due_s, strict=True)]
     assert block["representations"][0]["frames"][1] == [len(p.reps[0].packets[1]), 0, 0.12, 0.04]  # P3
     assert "start" not in p.sim_block()
+
+
+def test_the_simulators_block_with_slices_lists_each_frames_datagrams():
+    p = prepared("mpeg4", 0, "ladder", ladder=(512000,), packetization="slices", partial="conceal")
+    block = json.loads(json.dumps(p.sim_block()))
+    assert block["packetization"] == "slices"
+    frames = block["representations"][0]["frames"]
+    assert [f[4] for f in frames] == [[g.bytes for g in datagrams] for datagrams in p.datagrams[0]]
+    assert all(sum(f[4]) == f[0] and max(f[4]) <= 936 for f in frames)
+
+
+@pytest.mark.parametrize("codec", ["mpeg4", "h264"])
+def test_encoding_in_slices_twice_gives_the_same_bytes(codec):
+    content = make_content("qcif", 0.96, 25, 3)
+    first, second = (encode(content, codec, 512000, 12, 0, 936) for _ in range(2))
+    assert first.packets == second.packets and first.units == second.units
+    assert first.settings != encode(content, codec, 512000, 12, 0).settings
 
 
 def test_codec_versions():

@@ -6,7 +6,7 @@ import numpy as np
 from mantra.media.assess import SlotTrace, evaluate
 from mantra.media.content import Picture, grey_picture
 from mantra.media.figures import frame_strip_png, psnr_trace_png, yuv_to_rgb
-from media_helpers import on_time, prepared, window
+from media_helpers import on_time, prepared, set_arrival, window
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -34,7 +34,7 @@ def panels(image):
 def test_pictures_are_drawn(tmp_path):
     p = prepared("mpeg4", 0, "ladder")
     media = on_time(p)
-    media["frames"][20][1] = -1.0
+    set_arrival(media, 20, -1.0)
     q = evaluate(p, media, *window(p))
     psnr_trace_png(
         tmp_path / "trace.png", {"lossy": q.psnr_trace()}, SlotTrace(q.time_s, q.slot_encoder_psnr_db), "test"

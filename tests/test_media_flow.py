@@ -12,9 +12,10 @@ GOPS = 4  # per loop of the video: 48 frames, 1.92 s
 START = 1.0
 
 
-def trace(rates=(100_000, 300_000, 600_000, 2_000_000), mode="ladder"):
+def trace(rates=(100_000, 300_000, 600_000, 2_000_000), mode="ladder", slices=False):
     """Every rung the same video: an I frame of 4x the rung's mean frame, P frames of 8/11 of it
-    (so a GOP holds rate_bps of video per second); frame d captured at d/fps and due then."""
+    (so a GOP holds rate_bps of video per second); frame d captured at d/fps and due then. With
+    `slices`, each frame in datagrams of 600 bytes of video (the last the rest)."""
     n = GOP * GOPS
     reps = []
     for rate in rates:
@@ -25,11 +26,14 @@ def trace(rates=(100_000, 300_000, 600_000, 2_000_000), mode="ladder"):
             size = int(4 * mean) if intra else int(8 / 11 * mean)
             layer = 0 if intra or d % 2 == 0 else 1
             frames.append([size, layer, d / FPS, d / FPS])
+            if slices:
+                frames[-1].append([min(600, size - at) for at in range(0, size, 600)])
         reps.append({"rate_bps": rate, "frames": frames})
     return {
         "mode": mode,
         "fps": FPS,
         "playout_delay": 0.5,
+        "packetization": "slices" if slices else "frames",
         "gop_starts": list(range(0, n, GOP)),
         "representations": reps,
     }
@@ -58,8 +62,8 @@ def check_accounting(m, stream):
     assert len(frames) == m["frames_captured"]
     unsent = m["frames_unsent"] if stream else 0
     assert m["frames_captured"] == m["frames_sent"] + m["frames_left_out"] + m["frames_skipped"] + unsent
-    assert sum(1 for rep, _ in frames if rep < 0) == m["frames_left_out"] + m["frames_skipped"]
-    assert all(done < 0 or done > capture(g) for g, (_, done) in enumerate(frames))
+    assert sum(1 for rep, _, _ in frames if rep < 0) == m["frames_left_out"] + m["frames_skipped"]
+    assert all(done < 0 or done > capture(g) for g, (_, done, _) in enumerate(frames))
     assert len(m["gop_reps"]) == -(-len(frames) // GOP)
 
 
@@ -71,7 +75,7 @@ def test_tfrc_carries_the_video_and_climbs_the_ladder_as_its_rate_grows(write_sp
     assert m["video_start"] == START and m["mode"] == "ladder" and m["transport"] == "datagrams"
     check_accounting(m, stream=False)
     assert m["packets_offered"] == m["packets_sent"] + m["packets_dropped_late"] + m["packets_dropped_over_bound"]
-    done = [(g, t) for g, (_, t) in enumerate(frames) if t >= 0]
+    done = [(g, t) for g, (_, t, _) in enumerate(frames) if t >= 0]
     assert len(done) > 0.9 * len(frames)
     # Completions follow the captures: frames arrive in the order they were sent, after their capture.
     in_order = sum(1 for (_, a), (_, b) in zip(done, done[1:], strict=False) if b >= a)
@@ -83,16 +87,33 @@ def test_tfrc_carries_the_video_and_climbs_the_ladder_as_its_rate_grows(write_sp
     reps = m["gop_reps"]
     assert reps[0] == 0
     assert max(reps) >= 1
-    assert all(rep == reps[g // GOP] for g, (rep, _) in enumerate(frames))
+    assert all(rep == reps[g // GOP] for g, (rep, _, _) in enumerate(frames))
 
 
 def test_with_a_lossy_channel_some_frames_never_become_whole(write_spec):
     lossy = {"placement": "packet", "rate": 0.1}
     m = media_of(write_spec, chain({"protocol": "tfrc", "media": trace()}, channel_error=lossy))
     check_accounting(m, stream=False)
-    lost = sum(1 for rep, t in m["frames"] if rep >= 0 and t < 0)
-    whole = sum(1 for _, t in m["frames"] if t >= 0)
+    lost = sum(1 for rep, t, _ in m["frames"] if rep >= 0 and t < 0)
+    whole = sum(1 for _, t, _ in m["frames"] if t >= 0)
     assert lost > 0 and whole > 0
+
+
+def test_with_slices_each_datagram_of_the_trace_arrives_or_not_on_its_own(write_spec):
+    lossy = {"placement": "packet", "rate": 0.1}
+    t = trace(slices=True)
+    m = media_of(write_spec, chain({"protocol": "tfrc", "media": t}, channel_error=lossy))
+    check_accounting(m, stream=False)
+    partly = 0
+    for g, (rep, complete, arrivals) in enumerate(m["frames"]):
+        if rep < 0:
+            continue
+        sizes = t["representations"][rep]["frames"][g % (GOP * GOPS)][4]
+        assert len(arrivals) == len(sizes)  # the trace's datagrams, not cut to the packet size
+        came = [a for a in arrivals if a >= 0]
+        assert complete == (max(came) if len(came) == len(arrivals) else -1)
+        partly += 0 < len(came) < len(arrivals)
+    assert partly > 0  # frames of which some datagrams came: what slices are for
 
 
 def test_newreno_carries_the_same_video_and_loses_no_frame(write_spec):
@@ -102,7 +123,7 @@ def test_newreno_carries_the_same_video_and_loses_no_frame(write_spec):
     check_accounting(m, stream=True)
     frames = m["frames"]
     assert abs(len(frames) - 17 * FPS) <= 1
-    sent = [(g, t) for g, (rep, t) in enumerate(frames) if rep >= 0]
+    sent = [(g, t) for g, (rep, t, _) in enumerate(frames) if rep >= 0]
     # A byte stream loses nothing: every frame written arrived whole, in order; only the last
     # frames are missing: those still queued when the flow stopped, and at most one begun but
     # not wholly written (the socket's send buffer holds one window).
@@ -116,6 +137,20 @@ def test_newreno_carries_the_same_video_and_loses_no_frame(write_spec):
     assert m["gop_reps"][0] == 0 and max(m["gop_reps"]) >= 1
 
 
+def test_over_tcp_each_slice_datagram_arrives_when_its_bytes_are_all_in_order(write_spec):
+    t = trace(slices=True)
+    m = media_of(write_spec, chain({"protocol": "newreno", "stop": 18, "media": t}))
+    check_accounting(m, stream=True)
+    stream = [a for rep, _, arrivals in m["frames"] if rep >= 0 for a in arrivals]
+    came = [a for a in stream if a >= 0]
+    assert came == sorted(came) and len(came) > 0.9 * len(stream)  # in stream order, each chunk
+    assert stream[: len(came)] == came  # a prefix of the stream: only the end is missing
+    for g, (rep, complete, arrivals) in enumerate(m["frames"]):
+        if rep >= 0:
+            assert len(arrivals) == len(t["representations"][rep]["frames"][g % (GOP * GOPS)][4])
+            assert complete == (arrivals[-1] if min(arrivals) >= 0 else -1)
+
+
 def test_layered_video_over_a_fixed_rate_leaves_out_enhancement_frames(write_spec):
     # cbr at 80 kb/s: rung 0's base layer (3815 bytes per 0.48 s GOP, 65 kb/s with cbr's 16-byte
     # header) fits, the whole of rung 0 (100 kb/s) does not: the budget left, 924 bytes per GOP,
@@ -125,15 +160,15 @@ def test_layered_video_over_a_fixed_rate_leaves_out_enhancement_frames(write_spe
     check_accounting(m, stream=False)
     assert m["mode"] == "layered" and set(m["gop_reps"]) == {0}
     frames = m["frames"]
-    for g, (rep, _) in enumerate(frames):
+    for g, (rep, _, _) in enumerate(frames):
         d = g % GOP
         base = d == 0 or d % 2 == 0
         if base:
             assert rep == 0
         else:
             assert rep == (0 if d in (1, 3) else -1), (g, rep)
-    assert m["frames_left_out"] == sum(1 for rep, _ in frames if rep < 0) > 0.3 * len(frames)
-    base_whole = [t >= 0 for g, (rep, t) in enumerate(frames) if (g % GOP) % 2 == 0]
+    assert m["frames_left_out"] == sum(1 for rep, _, _ in frames if rep < 0) > 0.3 * len(frames)
+    base_whole = [t >= 0 for g, (rep, t, _) in enumerate(frames) if (g % GOP) % 2 == 0]
     assert sum(base_whole) > 0.9 * len(base_whole)
 
 
@@ -155,7 +190,7 @@ def test_every_transport_reports_the_video(write_spec, protocol, keys):
     m = media_of(write_spec, chain({"protocol": protocol, "media": trace(), **keys}, duration=8))
     check_accounting(m, stream=m["transport"] == "stream")
     assert m["frames_captured"] >= 7 * FPS - 1
-    assert any(t >= 0 for _, t in m["frames"])
+    assert any(t >= 0 for _, t, _ in m["frames"])
 
 
 def refusal(write_spec, spec):

@@ -8,7 +8,7 @@ import pytest
 
 from mantra.media.assess import assess, evaluate
 from mantra.media.player import GREY, play
-from media_helpers import START_S, deadline_s, decode_index, on_time, prepared, window
+from media_helpers import START_S, deadline_s, decode_index, on_time, prepared, set_arrival, window
 
 CONFIGS = [("mpeg4", 0, "ladder"), ("h264", 0, "ladder"), ("mpeg4", 2, "layered"), ("h264", 2, "layered")]
 
@@ -34,7 +34,7 @@ def test_without_loss_every_slot_is_the_encoders_picture(codec, b_frames, mode):
 
 
 def _lose(media, g):
-    media["frames"][g][1] = -1.0
+    set_arrival(media, g, -1.0)
 
 
 def _expect_freeze(p, q, playout, frozen_display, shows_display):
@@ -82,7 +82,7 @@ def test_a_lost_or_unsent_b_frame_damages_only_its_slot(codec):
         if how == "lost":
             _lose(media, g)
         else:
-            media["frames"][g][0] = -1  # the layered sender left the enhancement frame out
+            media["frames"][g] = [-1, -1.0, []]  # the layered sender left the enhancement frame out
         playout = play(p, media, *window(p))
         _expect_freeze(p, assess(p, playout), playout, [b_display], b_display - 1)
 
@@ -114,7 +114,7 @@ def test_a_frame_after_its_deadline_is_lost_and_one_just_before_is_shown(codec, 
     k = display  # its slot in a one-loop window from the first slot
     for slack, shown in ((-1e-6, True), (1e-6, False)):
         media = on_time(p)
-        media["frames"][g][1] = deadline_s(p, g) + slack
+        set_arrival(media, g, deadline_s(p, g) + slack)
         playout = play(p, media, *window(p))
         assert playout.slots[k] == display
         assert bool(playout.shown[k] == display) is shown, slack

@@ -22,7 +22,7 @@ def app_id(frame: int, chunk: int) -> int:
 def ends(arrivals: list[list[float]]) -> tuple[dict[str, Any], dict[str, Any]]:
     sender = {
         "media": {
-            "frames": [[0, -1], [1, -1], [1, -1], [-1, -1]],
+            "frames": [[0, -1, [-1, -1]], [1, -1, [-1, -1, -1]], [1, -1, [-1]], [-1, -1, []]],
             "gop_reps": [0, 1],
             "video_start": 0.0,
             "frame_datagrams": [2, 3, 1, 0],
@@ -45,15 +45,17 @@ def test_a_frame_is_whole_at_its_last_datagram_and_only_with_all_of_them() -> No
             [app_id(1, 0), 0.50],
             [app_id(1, 2), 0.52],  # chunk 1 of frame 1 never came
             [app_id(2, 0), 0.60],
+            [app_id(2, 0), 0.61],  # a copy: the first arrival counts
+            [app_id(2, 5), 0.62],  # a chunk the frame does not have is left out
             [app_id(9, 0), 0.70],  # a frame the sender never logged is left out
         ]
     )
     result = udp_media_result(sender, receiver)
     media = result["flows"][0]["media"]
-    assert media["frames"] == [[0, 0.45], [1, -1], [1, 0.60], [-1, -1]]
+    assert media["frames"] == [[0, 0.45, [0.45, 0.40]], [1, -1, [0.50, -1, 0.52]], [1, 0.60, [0.60]], [-1, -1, []]]
     assert media["video_start"] == pytest.approx(0.25)  # the data began 0.25 s after the receiver's origin
     assert "frame_datagrams" not in media and "media_arrivals" not in result
-    assert sender["media"]["frames"][0] == [0, -1]  # the inputs are left as they were
+    assert sender["media"]["frames"][0] == [0, -1, [-1, -1]]  # the inputs are left as they were
 
 
 def test_results_without_a_video_are_refused_in_one_line() -> None:
@@ -77,6 +79,8 @@ def test_the_video_file_holds_every_frames_bytes(tmp_path: Path) -> None:
         "b_frames": 0,
         "mode": "ladder",
         "playout_delay": "1s",
+        "packetization": "slices",
+        "partial": "conceal",
     }
     out = write_video_file(video, 1000, tmp_path / "v.json")
     doc = json.loads(out.read_text())
@@ -84,6 +88,7 @@ def test_the_video_file_holds_every_frames_bytes(tmp_path: Path) -> None:
     reps = doc["media"]["representations"]
     assert [r["rate_bps"] for r in reps] == [64000, 128000]
     assert (tmp_path / "v.bin").stat().st_size == sum(f[0] for r in reps for f in r["frames"])
+    assert all(sum(f[4]) == f[0] and max(f[4]) <= 1000 - 64 for r in reps for f in r["frames"])
     assert doc["media"]["source"]["video"] == video
 
 

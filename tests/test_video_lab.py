@@ -34,6 +34,8 @@ VIDEO = {
     "b_frames": 0,
     "mode": "ladder",
     "playout_delay": "500ms",
+    "packetization": "slices",
+    "partial": "conceal",
 }
 
 
@@ -61,6 +63,12 @@ def spec_with(video: dict, **flow: object) -> dict:
         ({"fps": 2000}, "flows[0].video.fps", "out of range"),
         ({"mode": "layered"}, "flows[0].video.b_frames", "layered mode needs B frames"),
         ({"resolution": "4k"}, "flows[0].video.resolution", "not one of"),
+        ({"packetization": None}, "flows[0].video.packetization", "missing"),
+        ({"packetization": "nal"}, "flows[0].video.packetization", "not one of"),
+        ({"partial": None}, "flows[0].video.partial", "missing"),
+        ({"partial": "maybe"}, "flows[0].video.partial", "not one of"),
+        ({"packetization": "frames"}, "flows[0].video.partial", "conceal needs packetization slices"),
+        ({"tcp_rate": "cwnd"}, "flows[0].video.tcp_rate", "not one of delivery, window"),
     ],
 )
 def test_a_bad_video_is_refused_naming_the_users_key(change: dict, key: str, words: str) -> None:
@@ -70,6 +78,13 @@ def test_a_bad_video_is_refused_naming_the_users_key(change: dict, key: str, wor
         expand_video(spec_with(video))
     assert e.value.key == key
     assert words in e.value.message
+
+
+def test_slices_need_room_in_the_packet_named_as_the_flows_key() -> None:
+    with pytest.raises(SpecKeyError) as e:
+        expand_video(spec_with(VIDEO, packet_size=300))
+    assert e.value.key == "flows[0].packet_size"
+    assert "leaves 236 bytes for slices, below 256" in e.value.message
 
 
 def test_video_and_media_together_are_refused() -> None:

@@ -28,7 +28,7 @@ std::shared_ptr<MediaSpec> video(std::vector<int64_t> rates, int64_t n, double f
     r.rate_bps = rate;
     for (int64_t d = 0; d < n; ++d) {
       const double t = static_cast<double>(d) / fps;
-      r.frames.push_back({bytes * rate / rates.front(), 0, t, t});
+      r.frames.push_back({bytes * rate / rates.front(), 0, t, t, {}});
     }
     m->representations.push_back(r);
   }
@@ -89,7 +89,7 @@ std::shared_ptr<MediaSpec> layered_video() {
     r.rate_bps = 64000 * scale;
     for (int d = 0; d < 10; ++d) {
       const int64_t bytes = d == 0 ? 2000 : d % 2 == 1 ? 1000 : 500;
-      r.frames.push_back({bytes * scale, d % 2, d / 10.0, d / 10.0});
+      r.frames.push_back({bytes * scale, d % 2, d / 10.0, d / 10.0, {}});
     }
     m->representations.push_back(r);
   }
@@ -128,9 +128,18 @@ TEST(MediaSchedule, TheLayeredBudgetCountsTheHeaderToo) {
   EXPECT_NEAR(s.budget_bytes(), 7000 - 4000 * 1000.0 / 960 - 2 * 1000 * 1000.0 / 960, 1e-9);
 }
 
+// A decision to send frame g of `bytes` at rung 0.
+FrameDecision sent(int64_t g, int64_t bytes) {
+  FrameDecision d;
+  d.frame = g;
+  d.rep = 0;
+  d.bytes = bytes;
+  return d;
+}
+
 TEST(MediaSchedule, AFrameIsCutIntoDatagramsOfPacketMinusHeaderBytes) {
   MediaSchedule s(video({100000}, 10, 10, 100), 1000, 40);
-  const auto chunks = s.chunks(7, 2500);
+  const auto chunks = s.chunks(sent(7, 2500));
   ASSERT_EQ(chunks.size(), 3u);
   EXPECT_EQ(chunks[0].payload_bytes, 960);
   EXPECT_EQ(chunks[1].payload_bytes, 960);
@@ -138,13 +147,34 @@ TEST(MediaSchedule, AFrameIsCutIntoDatagramsOfPacketMinusHeaderBytes) {
   for (size_t i = 0; i < chunks.size(); ++i) {
     EXPECT_EQ(MediaSchedule::frame_of(chunks[i].app_id), 7);
     EXPECT_EQ(MediaSchedule::chunk_of(chunks[i].app_id), static_cast<int64_t>(i));
+    EXPECT_EQ(chunks[i].offset_bytes, 960 * static_cast<int64_t>(i));
   }
-  EXPECT_EQ(s.chunks(0, 960).size(), 1u);
-  EXPECT_EQ(s.chunks(0, 961).size(), 2u);
-  EXPECT_EQ(s.chunks(0, 1)[0].payload_bytes, 1);
+  EXPECT_EQ(s.chunks(sent(0, 960)).size(), 1u);
+  EXPECT_EQ(s.chunks(sent(0, 961)).size(), 2u);
+  EXPECT_EQ(s.chunks(sent(0, 1))[0].payload_bytes, 1);
   const int64_t big = (int64_t{1} << 38) + 5;  // ids stay apart far into a run
   EXPECT_EQ(MediaSchedule::frame_of(MediaSchedule::app_id(big, 9999999)), big);
   EXPECT_EQ(MediaSchedule::chunk_of(MediaSchedule::app_id(big, 9999999)), 9999999);
+}
+
+TEST(MediaSchedule, WithSlicesAFrameGoesInTheTracesDatagramsWhateverThePacketSize) {
+  // Frame 1 of the loop in slices: datagrams of 900, 300 and 700 bytes (the
+  // packetiser's whole slices), not cut to 960; the second loop's frame 1 too.
+  auto m = video({100000}, 3, 10, 1900);
+  m->slices = true;
+  for (auto& f : m->representations[0].frames) f.datagram_bytes = {1900};
+  m->representations[0].frames[1].datagram_bytes = {900, 300, 700};
+  MediaSchedule s(m, 1000, 40);
+  for (const int64_t g : {1, 4}) {
+    const auto chunks = s.chunks(sent(g, 1900));
+    ASSERT_EQ(chunks.size(), 3u);
+    EXPECT_EQ(chunks[1].payload_bytes, 300);
+    EXPECT_EQ(chunks[1].offset_bytes, 900);
+    EXPECT_EQ(chunks[2].offset_bytes, 1200);
+    EXPECT_EQ(MediaSchedule::chunk_of(chunks[2].app_id), 2);
+    EXPECT_EQ(MediaSchedule::frame_of(chunks[2].app_id), g);
+  }
+  EXPECT_EQ(m->largest_datagram_bytes(), 1900);
 }
 
 TEST(MediaSchedule, TheVideoLoopsAndEachFrameIsDueAfterThePlayoutDelay) {
@@ -156,7 +186,7 @@ TEST(MediaSchedule, TheVideoLoopsAndEachFrameIsDueAfterThePlayoutDelay) {
   m->start_s = 10;
   m->gop_starts = {0};
   m->representations.push_back(
-      {100000, {{900, 0, 0.0, 0.0}, {300, 0, 0.75, 0.75}, {100, 0, 0.75, 0.25}, {100, 0, 0.75, 0.5}}});
+      {100000, {{900, 0, 0.0, 0.0, {}}, {300, 0, 0.75, 0.75, {}}, {100, 0, 0.75, 0.25, {}}, {100, 0, 0.75, 0.5, {}}}});
   MediaSchedule s(m, 1000, 40);
   EXPECT_DOUBLE_EQ(s.loop_s(), 1.0);
   EXPECT_DOUBLE_EQ(s.capture_s(0), 10.0);
@@ -174,17 +204,17 @@ TEST(MediaSchedule, TheVideoLoopsAndEachFrameIsDueAfterThePlayoutDelay) {
   EXPECT_EQ(s.next_frame(), 8);
 }
 
-TEST(MediaLog, AFrameIsWholeWhenItsLastDatagramArrives) {
+TEST(MediaLog, AFrameIsWholeWhenItsLastDatagramArrivesAndEachArrivalIsKept) {
   auto spec = video({100000}, 10, 10, 100);
   MediaLog log(*spec, true);
-  FrameDecision d;
+  MediaSchedule s(spec, 1000, 40);
+  FrameDecision d = sent(0, 2500);
   d.gop_start = true;
-  d.rep = 0;
-  log.on_frame(d).datagrams = 3;
-  d.frame = 1;
-  d.gop_start = false;
-  log.on_frame(d).datagrams = 2;
-  d.frame = 2;
+  log.on_frame(d);
+  log.on_chunks(0, s.chunks(d));  // 3 datagrams
+  log.on_frame(sent(1, 1500));
+  log.on_chunks(1, s.chunks(sent(1, 1500)));  // 2
+  d = sent(2, 100);
   d.rep = -1;  // left out
   log.on_frame(d);
   log.on_datagram(MediaSchedule::app_id(0, 0), 1.0);
@@ -192,9 +222,11 @@ TEST(MediaLog, AFrameIsWholeWhenItsLastDatagramArrives) {
   log.on_datagram(MediaSchedule::app_id(1, 0), 1.3);
   EXPECT_EQ(log.frames()[0].complete_s, -1);  // one still missing
   log.on_datagram(MediaSchedule::app_id(0, 1), 1.4);
+  log.on_datagram(MediaSchedule::app_id(0, 1), 1.45);  // a copy: the first one counts
+  log.on_datagram(MediaSchedule::app_id(0, 7), 1.46);  // no such chunk: ignored
   log.on_datagram(MediaSchedule::app_id(99, 0), 1.5);  // not a frame of the log: ignored
   const nlohmann::json r = log.report();
-  EXPECT_EQ(r["frames"], nlohmann::json::parse("[[0, 1.4], [0, -1], [-1, -1]]"));
+  EXPECT_EQ(r["frames"], nlohmann::json::parse("[[0, 1.4, [1.0, 1.4, 1.2]], [0, -1, [1.3, -1]], [-1, -1, []]]"));
   EXPECT_EQ(r["gop_reps"], nlohmann::json::parse("[0]"));
   EXPECT_EQ(r["frames_captured"], 3);
   EXPECT_EQ(r["frames_left_out"], 1);
@@ -202,23 +234,22 @@ TEST(MediaLog, AFrameIsWholeWhenItsLastDatagramArrives) {
   EXPECT_FALSE(r.contains("bytes_written"));
 }
 
-TEST(MediaLog, OverAStreamAFrameIsWholeWhenTheInOrderBytesPassItsEnd) {
+TEST(MediaLog, OverAStreamEachChunkArrivesWhenTheInOrderBytesPassItsEnd) {
   auto spec = video({100000}, 10, 10, 100);
   MediaLog log(*spec, false);
-  FrameDecision d;
-  d.rep = 0;
-  for (int g = 0; g < 3; ++g) {
-    d.frame = g;
-    log.on_frame(d);
-  }
-  log.on_written(0, 1000);
-  log.frame(1).rep = -1;  // skipped as stale: never written
-  log.on_written(2, 1500);
-  log.on_stream(999, 2.0);
+  MediaSchedule s(spec, 600, 0);  // chunks of 600 bytes
+  for (int g = 0; g < 3; ++g) log.on_frame(sent(g, 1000));
+  log.on_chunks(0, s.chunks(sent(0, 1000)));
+  log.on_written(0, 0, s.chunks(sent(0, 1000)));  // chunks end at 600 and 1000
+  log.frame(1).rep = -1;                          // skipped as stale: never written
+  log.on_chunks(2, s.chunks(sent(2, 500)));
+  log.on_written(2, 1000, s.chunks(sent(2, 500)));
+  log.on_stream(599, 2.0);
+  log.on_stream(999, 2.05);
   log.on_stream(1200, 2.1);
   log.on_stream(1500, 2.2);
   const nlohmann::json r = log.report();
-  EXPECT_EQ(r["frames"], nlohmann::json::parse("[[0, 2.1], [-1, -1], [0, 2.2]]"));
+  EXPECT_EQ(r["frames"], nlohmann::json::parse("[[0, 2.1, [2.05, 2.1]], [-1, -1, []], [0, 2.2, [2.2]]]"));
   EXPECT_TRUE(r.contains("bytes_written"));
   EXPECT_FALSE(r.contains("packets_sent"));
 }

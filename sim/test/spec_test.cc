@@ -361,9 +361,24 @@ json media() {
   return {{"mode", "ladder"},
           {"fps", 12},
           {"playout_delay", "500ms"},
+          {"packetization", "frames"},
           {"gop_starts", {0, 3}},
           {"representations",
            {{{"rate_bps", 200000}, {"frames", frames}}, {{"rate_bps", "400kbps"}, {"frames", doubled}}}}};
+}
+
+// The same video in slices: each frame's datagrams, a frame of 3000 bytes in
+// datagrams of 900, 900, 900 and 300 (6000: twice as many).
+void in_slices(json& m) {
+  m["packetization"] = "slices";
+  for (auto& rep : m["representations"]) {
+    for (auto& f : rep["frames"]) {
+      const int bytes = f[0].get<int>();
+      json datagrams = json::array();
+      for (int left = bytes; left > 0; left -= 900) datagrams.push_back(std::min(left, 900));
+      f.push_back(datagrams);
+    }
+  }
 }
 
 json with_media(const std::function<void(json&)>& edit = {}) {
@@ -405,6 +420,17 @@ TEST(SpecMedia, ParsesTheTraceAndLetsTheAppOfferThePackets) {
   j["flows"][0]["protocol"] = "cbr";
   j["flows"][0]["rate"] = "300kbps";
   EXPECT_EQ(error_of(j), "");
+  EXPECT_FALSE(parse_spec(with_media()).flows[0].media->slices);
+  const Spec sliced = parse_spec(with_media(in_slices));
+  EXPECT_TRUE(sliced.flows[0].media->slices);
+  EXPECT_EQ(sliced.flows[0].media->representations[1].frames[0].datagram_bytes,
+            (std::vector<int64_t>{900, 900, 900, 900, 900, 900, 600}));
+  EXPECT_EQ(sliced.flows[0].media->largest_datagram_bytes(), 900);
+  j = with_media([](json& m) { m["tcp_rate"] = "window"; });
+  j["flows"][0]["protocol"] = "newreno";
+  EXPECT_EQ(parse_spec(j).flows[0].media->tcp_rate, TcpVideoRateRule::kWindow);
+  j["flows"][0]["media"].erase("tcp_rate");
+  EXPECT_EQ(parse_spec(j).flows[0].media->tcp_rate, TcpVideoRateRule::kDelivery);
 }
 
 TEST(SpecMedia, EachBadTraceNamesItsKey) {
@@ -469,6 +495,39 @@ TEST(SpecMedia, EachBadTraceNamesItsKey) {
        },
        m + ".gop_starts[1]: 6 is out of range (0 .. 5, the frames of a loop)"},
       {[](json& v) { v["gop_starts"] = json::array(); }, m + ".gop_starts: must list each GOP's first frame, from 0"},
+      {[](json& v) { v.erase("packetization"); }, m + ".packetization: missing required field"},
+      {[](json& v) { v["tcp_rate"] = "window"; }, m + ".tcp_rate: only tcp flows take a tcp_rate"},
+      {[](json& v) { v["tcp_rate"] = "cwnd"; }, m + ".tcp_rate: unknown rule 'cwnd' (known: delivery, window)"},
+      {[](json& v) { v["packetization"] = "nal"; },
+       m + ".packetization: unknown packetization 'nal' (known: slices, frames)"},
+      {[](json& v) { v["representations"][0]["frames"][4].push_back({800}); },
+       r0 + ".frames[4]: must be [bytes, layer, capture_s, due_s]"},
+      {[](json& v) {
+         in_slices(v);
+         v["representations"][0]["frames"][4].erase(4);
+       },
+       r0 + ".frames[4]: must be [bytes, layer, capture_s, due_s, [datagram bytes, ...]]"},
+      {[](json& v) {
+         in_slices(v);
+         v["representations"][0]["frames"][4][4] = {500, 200};
+       },
+       r0 + ".frames[4][4]: holds 700 bytes, the frame 800 (its datagrams carry the whole frame)"},
+      {[](json& v) {
+         in_slices(v);
+         v["representations"][0]["frames"][4][4] = {800, 0};
+       },
+       r0 + ".frames[4][4][1]: 0 is out of range (frame bytes 1 .. 10000000)"},
+      {[](json& v) {
+         in_slices(v);
+         v["representations"][0]["frames"][4][4] = json::array();
+       },
+       r0 + ".frames[4][4]: must list the video bytes of each of the frame's datagrams"},
+      {[](json& v) {
+         in_slices(v);
+         v["representations"][1]["frames"][0][4] = {5000, 1000};
+       },
+       "flows[0].packet_size: leaves 980 bytes for video after the protocol's 20-byte header; the video's slices "
+       "come in datagrams of up to 5000"},
       {[](json& v) {
          v["mode"] = "layered";
          v["representations"][1]["frames"][3][1] = 1;

@@ -9,7 +9,6 @@ LiveVideo::LiveVideo(const VideoSource& video, Sender& sender, int64_t packet_by
       log_(*video.spec(), true),
       feed_(log_, sender, video.spec(), packet_bytes, sender.data_header_bytes() + static_cast<int64_t>(kFrameBytes),
             epoch),
-      payload_bytes_(app_room(packet_bytes, sender.data_header_bytes())),
       epoch_(epoch) {}
 
 Time LiveVideo::next_capture() const { return epoch_ + Duration::micros(std::llround(feed_.next_capture_s() * 1e6)); }
@@ -22,7 +21,7 @@ std::string LiveVideo::capture_due(Time now) {
     if (c.chunks.empty()) continue;
     const std::span<const uint8_t> frame = video_.frame(c.decision.rep, c.decision.frame % frames_per_loop);
     for (const sim::MediaChunk& chunk : c.chunks) {
-      const auto offset = static_cast<uint64_t>(sim::MediaSchedule::chunk_of(chunk.app_id) * payload_bytes_);
+      const auto offset = static_cast<uint64_t>(chunk.offset_bytes);
       pending_[chunk.app_id] = {offset, frame.subspan(offset, static_cast<size_t>(chunk.payload_bytes))};
     }
   }
@@ -41,7 +40,7 @@ void LiveVideo::on_sent(int64_t app_id, AppFrame& frame) {
 nlohmann::json LiveVideo::report() {
   nlohmann::json out = feed_.report();
   nlohmann::json datagrams = nlohmann::json::array();
-  for (const sim::MediaFrameRecord& f : log_.frames()) datagrams.push_back(f.datagrams);
+  for (const sim::MediaFrameRecord& f : log_.frames()) datagrams.push_back(f.arrival_s.size());
   out["frame_datagrams"] = std::move(datagrams);
   return out;
 }

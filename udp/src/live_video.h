@@ -8,8 +8,9 @@
 //
 // Schedule second 0 is `epoch`, the data's start; every frame's deadline is on
 // the same clock. The application frame (app_frame.h) takes part of each
-// datagram, so a frame is cut into chunks of packet - core header - frame
-// bytes, and the rung rule counts those bytes as overhead.
+// datagram, so a frame of packetization "frames" is cut into chunks of packet
+// - core header - frame bytes (slices: the trace's datagrams, which the
+// sender checked fit), and the rung rule counts those bytes as overhead.
 #pragma once
 
 #include <cstdint>
@@ -51,7 +52,6 @@ class LiveVideo {
   const VideoSource& video_;
   sim::MediaLog log_;
   sim::MediaFeed feed_;
-  int64_t payload_bytes_;
   Time epoch_;
   std::map<int64_t, Pending> pending_;  // offered, not yet sent, by application id
 };

@@ -84,6 +84,11 @@ int run_send(const SendOptions& o) {
   VideoSource video;
   if (carries_video) {
     if (error = video.open(o.video, o.duration_s.value_or(kDefaultDuration.secs())); !error.empty()) return fail(error);
+    if (video.spec()->largest_datagram_bytes() > room) {
+      return fail("--set packet_size=" + std::to_string(packet_bytes) + ": leaves " + std::to_string(room) +
+                  " bytes for video; " + o.video + "'s slices come in datagrams of up to " +
+                  std::to_string(video.spec()->largest_datagram_bytes()));
+    }
   }
 
   UdpSocket socket;

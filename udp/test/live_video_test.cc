@@ -13,6 +13,7 @@
 #include "flow_harness.h"
 #include "mantra/registry.h"
 #include "media/media_schedule.h"
+#include "send_command.h"
 #include "video_source.h"
 
 namespace mantra::udp::test {
@@ -31,6 +32,7 @@ nlohmann::json media_block() {
   return {{"mode", "ladder"},
           {"fps", 25},
           {"playout_delay", 1},
+          {"packetization", "frames"},
           {"gop_starts", {0, 2}},
           {"representations",
            {{{"rate_bps", 64000}, {"frames", frames({1500, 300, 1400, 200})}},
@@ -105,6 +107,54 @@ TEST(LiveVideo, OffersEachFrameInChunksAndCarriesEachChunksOwnBytes) {
   EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), int64_t{0},
                             [](int64_t sum, const nlohmann::json& n) { return sum + n.get<int64_t>(); }),
             report["packets_offered"].get<int64_t>());
+}
+
+// The same video in slices: each frame's datagrams as the lab's packetiser
+// would give them, 700 bytes of video at most.
+nlohmann::json sliced_block() {
+  nlohmann::json m = media_block();
+  m["packetization"] = "slices";
+  for (auto& rep : m["representations"]) {
+    for (auto& f : rep["frames"]) {
+      nlohmann::json datagrams = nlohmann::json::array();
+      for (int left = f[0].get<int>(); left > 0; left -= 700) datagrams.push_back(std::min(left, 700));
+      f.push_back(datagrams);
+    }
+  }
+  return m;
+}
+
+TEST(LiveVideo, WithSlicesEachDatagramCarriesItsOwnSlicesBytes) {
+  TempDir dir;
+  VideoSource video;
+  ASSERT_EQ(video.open(write_video(dir, {{"media", sliced_block()}, {"bytes", "v.bin"}}, kAllBytes).string(), 10), "");
+  Made<Sender> made = make_sender("tfrc", {{"source_offered", 1}});
+  ASSERT_TRUE(made.endpoint) << made.error;
+  LiveVideo live(video, *made.endpoint, 1000, Time::from_us(0));
+  ASSERT_EQ(live.capture_due(Time::from_us(0)), "");
+  const auto frame0 = video.frame(0, 0);
+  AppFrame third;
+  live.on_sent(MediaSchedule::app_id(0, 2), third);  // 1500 bytes in 700, 700 and 100, not cut to the room
+  EXPECT_EQ(third.offset, 1400u);
+  ASSERT_EQ(third.bytes.size(), 100u);
+  EXPECT_TRUE(std::equal(third.bytes.begin(), third.bytes.end(), frame0.begin() + 1400));
+  EXPECT_EQ(live.report()["frame_datagrams"][0], 3);
+}
+
+TEST(LiveVideo, APacketTooSmallForTheSlicesIsRefusedBeforeSending) {
+  TempDir dir;
+  const fs::path file = write_video(dir, {{"media", sliced_block()}, {"bytes", "v.bin"}}, kAllBytes);
+  SendOptions flow = greedy_flow("tfrc", 1, {{"packet_size", 700}});  // leaves 700 - 20 - 34 bytes
+  flow.source = SourceMode::kVideo;
+  flow.video = file.string();
+  flow.result = (dir.path / "sent.json").string();
+  testing::internal::CaptureStderr();
+  EXPECT_NE(run_send(flow), 0);
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("--set packet_size=700: leaves 646 bytes for video; " + file.string() +
+                     "'s slices come in datagrams of up to 700"),
+            std::string::npos)
+      << err;
 }
 
 TEST(LiveVideo, ASenderWithoutAnOfferedSourceRefusesTheVideoInOneLine) {

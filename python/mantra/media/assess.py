@@ -8,6 +8,8 @@ first picture) is compared with the frame that should have been shown, never ski
     mean_mos                  mean of the slots' EvalVid MOS (1..5)
     share_below_25db          share of slots under 25 dB (EvalVid's "poor" and worse)
     frozen_share              share of slots showing a picture other than their own frame
+    damaged_share             share of slots showing their own frame with some of it, or of a frame
+                              it references, not arrived in time (concealed by the decoder)
     startup_delay_s           from the video's first capture to the display of its first decoded
                               picture (None if none was); it includes the playout delay
     encoder_psnr_db           the mean PSNR of the same slots with no network: the representations
@@ -16,11 +18,13 @@ first picture) is compared with the frame that should have been shown, never ski
     decode_errors             concealment "decoder" only: the packets FFmpeg refused
 
 The concealment is the player's (mantra.media.player): "freeze" (a frame is shown only with every
-reference intact) or "decoder" (EvalVid's: the decoder is fed what arrived and conceals).
+reference shown, and partly only with `partial: conceal`) or "decoder" (EvalVid's: the decoder is
+fed what arrived and conceals).
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -29,7 +33,7 @@ import numpy as np
 
 from mantra.media.ladder import PreparedMedia
 from mantra.media.player import Floats, Playout, play
-from mantra.media.quality import mos, psnr_db, ssim
+from mantra.media.quality import Plane, SsimReference, mos, psnr_db
 
 POOR_DB = 25.0
 
@@ -48,6 +52,7 @@ class VideoQuality:
     mean_mos: float
     share_below_25db: float
     frozen_share: float
+    damaged_share: float
     startup_delay_s: float | None
     frames_evaluated: int
     encoder_psnr_db: float
@@ -71,6 +76,7 @@ class VideoQuality:
             "mean_mos": self.mean_mos,
             "share_below_25db": self.share_below_25db,
             "frozen_share": self.frozen_share,
+            "damaged_share": self.damaged_share,
             "startup_delay_s": self.startup_delay_s,
             "frames_evaluated": self.frames_evaluated,
             "encoder_psnr_db": self.encoder_psnr_db,
@@ -81,12 +87,31 @@ class VideoQuality:
         return summary
 
 
-def assess(prepared: PreparedMedia, playout: Playout) -> VideoQuality:
-    """The quality of what `playout` showed."""
-    source = prepared.content.video
+class SlotScores:
+    """PSNR and SSIM of pictures against source frames, each pair scored once: the two players of
+    one run show the same picture in most slots, and a source frame recurs in every loop."""
+
+    def __init__(self, prepared: PreparedMedia):
+        self._source = prepared.content.video
+        self._references: dict[int, SsimReference] = {}
+        self._scores: dict[tuple[int, bytes], tuple[float, float]] = {}
+
+    def score(self, frame: int, picture: Plane) -> tuple[float, float]:
+        """(PSNR dB, SSIM) of a Y plane against source frame `frame`."""
+        key = (frame, hashlib.sha256(picture.tobytes()).digest())
+        if key not in self._scores:
+            if frame not in self._references:
+                self._references[frame] = SsimReference(self._source.y[frame])
+            self._scores[key] = (psnr_db(self._source.y[frame], picture), self._references[frame].ssim(picture))
+        return self._scores[key]
+
+
+def assess(prepared: PreparedMedia, playout: Playout, scores: SlotScores | None = None) -> VideoQuality:
+    """The quality of what `playout` showed (`scores`: shared with other playouts of the video)."""
+    scores = scores or SlotScores(prepared)
     frames = playout.source_frame
-    psnr = np.array([psnr_db(source.y[f], playout.picture(k).y) for k, f in enumerate(frames)])
-    sim = np.array([ssim(source.y[f], playout.picture(k).y) for k, f in enumerate(frames)])
+    pairs = np.array([scores.score(int(f), playout.picture(k).y) for k, f in enumerate(frames)])
+    psnr, sim = pairs[:, 0], pairs[:, 1]
     ceiling = np.array([prepared.reps[r].psnr_db[f] for r, f in zip(playout.sender_rep, frames, strict=True)])
     start = playout.first_picture_s
     return VideoQuality(
@@ -95,6 +120,7 @@ def assess(prepared: PreparedMedia, playout: Playout) -> VideoQuality:
         mean_mos=float(np.mean([mos(p) for p in psnr])),
         share_below_25db=float(np.mean(psnr < POOR_DB)),
         frozen_share=float(np.mean(playout.frozen)),
+        damaged_share=float(np.mean(playout.damaged)),
         startup_delay_s=None if start is None else start - playout.video_start_s,
         frames_evaluated=len(frames),
         encoder_psnr_db=float(ceiling.mean()),

@@ -3,6 +3,7 @@ instead of an encode.
 
 A representation is stored in `cache_dir` as one .npz file named by a hash of everything its bytes
 depend on: the source pictures themselves (their SHA-256), the codec, target rate, GOP and B frames,
+the slice size,
 the encoder's options, PyAV's and FFmpeg's library versions, libx264's build, and the source of the
 encoding module. The file holds the packets (decode order), their display indices, the per-frame
 PSNR and SSIM, and the SHA-256 of the decoded pictures. Loading decodes the packets again, checks
@@ -32,22 +33,29 @@ FORMAT = 1  # of the stored file; bump to drop every existing file
 
 
 def encoded(
-    content: Content, codec: str, rate_bps: int, gop_frames: int, b_frames: int, cache_dir: Path
+    content: Content,
+    codec: str,
+    rate_bps: int,
+    gop_frames: int,
+    b_frames: int,
+    slice_bytes: int | None,
+    cache_dir: Path,
 ) -> tuple[EncodedStream, bool]:
-    """The representation, from the cache if there, else encoded and stored; and whether it was
-    found in the cache."""
-    key = _key(content, codec, rate_bps, gop_frames, b_frames)
-    path = cache_dir / f"{codec}-{rate_bps}-g{gop_frames}-b{b_frames}-{key}.npz"
+    """The representation (in slices of `slice_bytes`, or a slice per picture with None), from the
+    cache if there, else encoded and stored; and whether it was found in the cache."""
+    key = _key(content, codec, rate_bps, gop_frames, b_frames, slice_bytes)
+    slicing = "" if slice_bytes is None else f"-s{slice_bytes}"
+    path = cache_dir / f"{codec}-{rate_bps}-g{gop_frames}-b{b_frames}{slicing}-{key}.npz"
     if path.exists():
-        stream = _load(path, content, codec, rate_bps, gop_frames, b_frames)
+        stream = _load(path, content, codec, rate_bps, gop_frames, b_frames, slice_bytes)
         if stream is not None:
             return stream, True
-    stream = encode(content, codec, rate_bps, gop_frames, b_frames)
+    stream = encode(content, codec, rate_bps, gop_frames, b_frames, slice_bytes)
     _store(path, stream)
     return stream, False
 
 
-def _key(content: Content, codec: str, rate_bps: int, gop_frames: int, b_frames: int) -> str:
+def _key(content: Content, codec: str, rate_bps: int, gop_frames: int, b_frames: int, slice_bytes: int | None) -> str:
     what = {
         "format": FORMAT,
         "content": content.video.sha256(),
@@ -56,7 +64,8 @@ def _key(content: Content, codec: str, rate_bps: int, gop_frames: int, b_frames:
         "rate_bps": rate_bps,
         "gop_frames": gop_frames,
         "b_frames": b_frames,
-        "settings": encoder_settings(codec, rate_bps, gop_frames, b_frames, content.fps),
+        "slice_bytes": slice_bytes,
+        "settings": encoder_settings(codec, rate_bps, gop_frames, b_frames, content.fps, slice_bytes),
         "pyav": av.__version__,
         "libraries": av.library_versions,
         "libx264": codec_versions()["libx264"],
@@ -87,7 +96,7 @@ def _store(path: Path, stream: EncodedStream) -> None:
 
 
 def _load(
-    path: Path, content: Content, codec: str, rate_bps: int, gop_frames: int, b_frames: int
+    path: Path, content: Content, codec: str, rate_bps: int, gop_frames: int, b_frames: int, slice_bytes: int | None
 ) -> EncodedStream | None:
     """The stored stream, or None if the file is unreadable or its pictures are not the ones stored."""
     try:
@@ -101,5 +110,7 @@ def _load(
     except (OSError, KeyError, ValueError):
         return None
     packets = tuple(data[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True))
-    stream = stream_from_packets(content, codec, rate_bps, gop_frames, b_frames, settings, packets, display, quality)
+    stream = stream_from_packets(
+        content, codec, rate_bps, gop_frames, b_frames, slice_bytes, settings, packets, display, quality
+    )
     return stream if stream.decoded.sha256() == digest else None

@@ -11,6 +11,14 @@ InputError naming its key ("media.ladder_bps: ...").
     mode:            ladder (a representation per GOP) | layered (also drop B frames)
     playout_delay_s: > 0 (as the simulator's media.playout_delay)
     packet_bytes:    datagram size, 64..1460 (a flow's packet_size)
+    packetization:   slices (each picture cut into slices of at most slice_bytes = packet_bytes -
+                     SLICE_RESERVE_BYTES, whole slices in each datagram: mantra.media.packetize)
+                     | frames (a slice per picture, cut into datagrams by the transport; a frame
+                     counts only whole: EvalVid's rule)
+    partial:         what the freeze player shows for a frame of which some slices arrived in time
+                     but not all: conceal (the decoder's picture, the missing slices concealed, and
+                     the frames after it decoded on top; slices only) | freeze (as if none arrived;
+                     with frames, the only one: a frame is one unit)
 """
 
 from __future__ import annotations
@@ -22,10 +30,15 @@ from typing import Any
 
 from mantra.errors import InputError
 from mantra.media.content import RESOLUTIONS, frame_count
-from mantra.media.encode import ENCODERS, MAX_B_FRAMES
+from mantra.media.encode import ENCODERS, MAX_B_FRAMES, MIN_SLICE_BYTES
 from mantra.spec_check import MEDIA_FPS, PACKET_SIZE
 
 MODES = ("ladder", "layered")
+PACKETIZATIONS = ("slices", "frames")
+PARTIAL_RULES = ("conceal", "freeze")
+SLICE_RESERVE_BYTES = 64
+"""A datagram's bytes that are not video: the largest transport data header (mantra's, 24 bytes)
+and mantra-udp's application frame (34 bytes), rounded up."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +67,8 @@ class MediaDesc:
     mode: str
     playout_delay_s: float
     packet_bytes: int
+    packetization: str
+    partial: str
 
     def __post_init__(self) -> None:
         if not isinstance(self.content, ContentDesc):
@@ -78,6 +93,23 @@ class MediaDesc:
             )
         _number(self.playout_delay_s, "playout_delay_s", positive=True)  # as the simulator's media.playout_delay
         _integer(self.packet_bytes, "packet_bytes", minimum=int(PACKET_SIZE.lo), maximum=int(PACKET_SIZE.hi))
+        _choice(self.packetization, "packetization", PACKETIZATIONS)
+        _choice(self.partial, "partial", PARTIAL_RULES)
+        if self.packetization == "frames":
+            if self.partial == "conceal":
+                raise DescError("partial", "conceal needs packetization slices (with frames a frame counts only whole)")
+            return
+        if self.packet_bytes - SLICE_RESERVE_BYTES < MIN_SLICE_BYTES:
+            raise DescError(
+                "packet_bytes",
+                f"{self.packet_bytes} leaves {self.packet_bytes - SLICE_RESERVE_BYTES} bytes for slices, below"
+                f" {MIN_SLICE_BYTES} (packetization slices needs at least {MIN_SLICE_BYTES + SLICE_RESERVE_BYTES})",
+            )
+
+    @property
+    def slice_bytes(self) -> int | None:
+        """The slices' size and each datagram's video bytes at most (slices); None: frames."""
+        return self.packet_bytes - SLICE_RESERVE_BYTES if self.packetization == "slices" else None
 
     @property
     def frames(self) -> int:
@@ -100,6 +132,8 @@ class MediaDesc:
             mode=m["mode"],
             playout_delay_s=m["playout_delay_s"],
             packet_bytes=m["packet_bytes"],
+            packetization=m["packetization"],
+            partial=m["partial"],
         )
 
     def as_dict(self) -> dict[str, Any]:

@@ -17,6 +17,12 @@ The settings are fixed so that the same input gives the same bitstream, byte for
   `b-pyramid=none`; MPEG-4 B-VOPs never are), so B frames form a droppable enhancement layer
   (layer 1) over the I and P frames (layer 0). A GOP ends with a P frame (closed GOP), so its last
   B run may be shorter;
+- with `slice_bytes` (the slice packetisation), each picture cut into slices that fit that many
+  bytes: libx264's `slice-max-size` (a hard limit: x264 closes a slice before the macroblock that
+  would pass it), FFmpeg mpeg4's video packets with resync markers (`ps`, the RTP payload size, set
+  to half of slice_bytes: the encoder closes a video packet at the first macroblock past that size,
+  so it overshoots by up to a macroblock, 458 bytes measured at 1.4 Mb/s at QCIF); without it one
+  slice per picture, as before (the frame-whole packetisation). mantra.media.slices finds the units;
 - rate control to a target bitrate with a VBV buffer of one GOP at that rate (maxrate = target),
   so that each GOP's size stays near the target; libx264's macroblock-tree rate control is off
   (`mbtree=0`): with a fixed B pattern it made the bytes differ from one run to the next. The
@@ -46,6 +52,7 @@ import av
 import numpy as np
 from av.video.frame import PictureType
 
+from mantra.media import slices
 from mantra.media.content import Content, Video
 from mantra.media.decode import DECODERS, decode
 from mantra.media.quality import Floats, psnr_db_frames, ssim_frames
@@ -55,6 +62,8 @@ ENCODERS: dict[str, Literal["mpeg4", "libx264"]] = {"mpeg4": "mpeg4", "h264": "l
 MAX_B_FRAMES = 4
 _MPEG4_GOP_OFF = 1 << 30  # the mpeg4 encoder's own GOP logic is off: keyframes are forced
 _QP1_LAMBDA = 118  # FFmpeg's FF_QP2LAMBDA: quantiser 1 in lambda units
+MIN_SLICE_BYTES = 256
+"""The smallest slice size asked for (mpeg4 is asked for half of it, a little over a macroblock)."""
 
 
 @dataclass(frozen=True)
@@ -65,11 +74,13 @@ class EncodedStream:
     rate_bps: int  # the target
     gop_frames: int
     b_frames: int
+    slice_bytes: int | None  # the slices' size asked for; None: a slice per picture
     fps: float
     settings: dict[str, str]  # what the encoder was given
     packets: tuple[bytes, ...]  # decode order
     display: tuple[int, ...]  # decode order: each frame's display index (pts in frames)
     types: str  # decode order: 'I', 'P' or 'B' per frame
+    units: tuple[tuple[int, ...], ...]  # decode order: each frame's units' bytes (mantra.media.slices)
     decoded: Video  # display order: the encoder's own decoded pictures
     psnr_db: Floats  # display order: decoded against the source (Y)
     ssim: Floats  # display order
@@ -96,7 +107,9 @@ class EncodedStream:
         return 8 * sum(self.frame_bytes) * self.fps / self.frames
 
 
-def encoder_settings(codec: str, rate_bps: int, gop_frames: int, b_frames: int, fps: float) -> dict[str, str]:
+def encoder_settings(
+    codec: str, rate_bps: int, gop_frames: int, b_frames: int, fps: float, slice_bytes: int | None
+) -> dict[str, str]:
     """The options the encoder is opened with (see the module's docstring)."""
     common = {
         "threads": "1",
@@ -107,6 +120,8 @@ def encoder_settings(codec: str, rate_bps: int, gop_frames: int, b_frames: int, 
     }
     if codec == "h264":
         x264 = f"keyint={gop_frames}:scenecut=0:open-gop=0:repeat-headers=1:b-adapt=0:b-pyramid=none:mbtree=0:threads=1"
+        if slice_bytes is not None:
+            x264 += f":slice-max-size={slice_bytes}"
         return {**common, "g": str(gop_frames), "x264-params": x264}
     if codec == "mpeg4":
         return {
@@ -118,15 +133,19 @@ def encoder_settings(codec: str, rate_bps: int, gop_frames: int, b_frames: int, 
             # Quantiser 1 allowed (the default floor of 2 caps the rate at QCIF near 800 kb/s).
             "qmin": "1",
             "lmin": str(_QP1_LAMBDA),
+            **({} if slice_bytes is None else {"ps": str(slice_bytes // 2)}),
         }
     raise ValueError(f"codec: {codec!r} is not one of {', '.join(ENCODERS)}")
 
 
-def encode(content: Content, codec: str, rate_bps: int, gop_frames: int, b_frames: int) -> EncodedStream:
+def encode(
+    content: Content, codec: str, rate_bps: int, gop_frames: int, b_frames: int, slice_bytes: int | None = None
+) -> EncodedStream:
     """`content` encoded at `rate_bps` with GOPs of `gop_frames` frames and `b_frames` B frames
-    between anchors; its frame count must be a multiple of gop_frames."""
-    _check_arguments(content, codec, rate_bps, gop_frames, b_frames)
-    settings = encoder_settings(codec, rate_bps, gop_frames, b_frames, content.fps)
+    between anchors, in slices of `slice_bytes` if given; its frame count must be a multiple of
+    gop_frames."""
+    _check_arguments(content, codec, rate_bps, gop_frames, b_frames, slice_bytes)
+    settings = encoder_settings(codec, rate_bps, gop_frames, b_frames, content.fps, slice_bytes)
     ctx = av.CodecContext.create(ENCODERS[codec], "w")
     video = content.video
     ctx.width, ctx.height, ctx.pix_fmt = video.width, video.height, "yuv420p"
@@ -147,7 +166,7 @@ def encode(content: Content, codec: str, rate_bps: int, gop_frames: int, b_frame
     coded += ctx.encode(None)
     packets = tuple(bytes(p) for p in coded)
     display = tuple(-1 if p.pts is None else int(p.pts) for p in coded)
-    return stream_from_packets(content, codec, rate_bps, gop_frames, b_frames, settings, packets, display)
+    return stream_from_packets(content, codec, rate_bps, gop_frames, b_frames, slice_bytes, settings, packets, display)
 
 
 def stream_from_packets(
@@ -156,6 +175,7 @@ def stream_from_packets(
     rate_bps: int,
     gop_frames: int,
     b_frames: int,
+    slice_bytes: int | None,
     settings: dict[str, str],
     packets: tuple[bytes, ...],
     display: tuple[int, ...],
@@ -164,7 +184,7 @@ def stream_from_packets(
     """The stream of these coded packets (decode order) of `content`: decoded whole, its structure
     checked, its pictures compared with the source (unless their PSNR and SSIM are known: a cached
     stream whose decoded pictures were checked to be the ones they were measured on)."""
-    _check_arguments(content, codec, rate_bps, gop_frames, b_frames)
+    _check_arguments(content, codec, rate_bps, gop_frames, b_frames, slice_bytes)
     out = decode(codec, zip(packets, display, strict=True))
     n = content.frames
     if len(packets) != n or sorted(out) != list(range(n)):
@@ -173,6 +193,7 @@ def stream_from_packets(
         )
     types = "".join(out[p].type for p in display)
     _check_structure(codec, rate_bps, gop_frames, b_frames, packets, display, types)
+    units = _units(codec, rate_bps, slice_bytes, packets, content.video.width, content.video.height)
     decoded = Video(
         np.stack([out[i].picture.y for i in range(n)]),
         np.stack([out[i].picture.u for i in range(n)]),
@@ -184,11 +205,13 @@ def stream_from_packets(
         rate_bps=rate_bps,
         gop_frames=gop_frames,
         b_frames=b_frames,
+        slice_bytes=slice_bytes,
         fps=content.fps,
         settings=settings,
         packets=packets,
         display=display,
         types=types,
+        units=units,
         decoded=decoded,
         psnr_db=quality[0],
         ssim=quality[1],
@@ -213,7 +236,9 @@ def _rational(fps: float) -> Fraction:
     return Fraction(fps).limit_denominator(1001 * 1000)
 
 
-def _check_arguments(content: Content, codec: str, rate_bps: int, gop_frames: int, b_frames: int) -> None:
+def _check_arguments(
+    content: Content, codec: str, rate_bps: int, gop_frames: int, b_frames: int, slice_bytes: int | None
+) -> None:
     if codec not in ENCODERS:
         raise ValueError(f"codec: {codec!r} is not one of {', '.join(ENCODERS)}")
     if rate_bps <= 0:
@@ -222,6 +247,8 @@ def _check_arguments(content: Content, codec: str, rate_bps: int, gop_frames: in
         raise ValueError(f"b_frames: {b_frames} is not in 0..{MAX_B_FRAMES}")
     if gop_frames < b_frames + 2:
         raise ValueError(f"gop_frames: {gop_frames} cannot hold an I frame, {b_frames} B frames and their P frame")
+    if slice_bytes is not None and slice_bytes < MIN_SLICE_BYTES:
+        raise ValueError(f"slice_bytes: {slice_bytes} is below {MIN_SLICE_BYTES}")
     if content.frames % gop_frames:
         raise ValueError(f"the content's {content.frames} frames are not a multiple of gop_frames ({gop_frames})")
 
@@ -259,6 +286,27 @@ def _check_structure(
             refs = {ref for kind, ref in _h264_slices(packets[d])}
             if not refs or (t == "B") != (refs == {0}):
                 raise RuntimeError(f"{what}: frame {d} ({t}) has slices of nal_ref_idc {sorted(refs)}")
+
+
+def _units(
+    codec: str, rate_bps: int, slice_bytes: int | None, packets: tuple[bytes, ...], width: int, height: int
+) -> tuple[tuple[int, ...], ...]:
+    """Each frame's units (mantra.media.slices; one per frame without slice_bytes). Raises unless
+    every frame's slices start at macroblock 0 and in increasing order, and, for h264, every slice
+    fits slice_bytes (x264's limit is a hard one): what a misread unit boundary would break."""
+    if slice_bytes is None:
+        return tuple((len(p),) for p in packets)
+    out = []
+    for d, packet in enumerate(packets):
+        sizes = slices.units(codec, packet)
+        starts = slices.first_macroblocks(codec, packet, width, height)
+        firsts = [mb for mb in starts if mb is not None]
+        if not firsts or firsts[0] != 0 or firsts != sorted(set(firsts)):
+            raise RuntimeError(f"{codec} at {rate_bps} b/s: frame {d}'s slices start at macroblocks {firsts}")
+        if codec == "h264" and any(mb is not None and s > slice_bytes for s, mb in zip(sizes, starts, strict=True)):
+            raise RuntimeError(f"{codec} at {rate_bps} b/s: frame {d} has a slice over {slice_bytes} bytes: {sizes}")
+        out.append(sizes)
+    return tuple(out)
 
 
 def _h264_slices(packet: bytes) -> list[tuple[int, int]]:

@@ -16,23 +16,32 @@ is done, the quality a viewer would have seen, added to the flow's result.
           b_frames: 0                    # non-reference B-frames between anchors (layered: >= 1)
           mode: ladder                   # ladder: a rate per GOP | layered: also B-frames as room allows
           playout_delay: 1s              # the player's start-up delay
+          packetization: slices          # slices: pictures in slices of packet_size - 64 bytes, whole
+                                         #   slices per datagram | frames: a frame counts only whole
+          partial: conceal               # a frame partly in time is shown concealed (conceal, slices
+                                         #   only) or not at all (freeze) by the `video` player
           start: 20s                     # optional: the first capture (default: the flow's start)
+          tcp_rate: delivery             # optional, TCP flows: the rung from the delivery rate
+                                         #   (default) or from cwnd / sRTT alone (window: the rule
+                                         #   before issue 32, to compare against)
 
-Every key but `start` is required. The block given to the simulator keeps the description and
+Every key but `start` and `tcp_rate` is required. The block given to the simulator keeps the description and
 the codec versions under `media.source` (echoed in the result), so the result says what was sent
 and the evaluation can find the same encodings again (they are cached on disk, keyed by the
 description and the codec versions: MANTRA_MEDIA_CACHE, default .cache/media in the repository).
 
 After the run, each flow with a media block gets `video`: the summary of mantra.media.assess
-(mean PSNR and SSIM, MOS, share below 25 dB, frozen share, start-up delay, the encoder's ceiling)
+(mean PSNR and SSIM, MOS, share below 25 dB, frozen and damaged shares, start-up delay, the
+encoder's ceiling)
 over the display slots of the run's measurement window ([measure.from, measure.to or duration]),
 and `video.series` (per slot: display time, PSNR, the ceiling's PSNR) for plots; the result's
-provenance gets the codec versions. That player freezes: a frame is shown only if it and every
-frame it references arrived in time (mantra.media.player, concealment "freeze"). Each such flow
-also gets `video_ec`: the same slots of the same run with EvalVid's concealment instead (the
-decoder is fed every frame that arrived in time and conceals what is missing: drift, blocking;
-concealment "decoder"): the same summary keys, plus `decode_errors` (the packets FFmpeg refused),
-and `video_ec.series` with `t` and `psnr_db`.
+provenance gets the codec versions. That player freezes: a frame is shown only if it (whole, or
+with `partial: conceal` what of it arrived) and every frame it references are shown
+(mantra.media.player, concealment "freeze"). Each such flow also gets `video_ec`: the same slots
+of the same run with EvalVid's concealment instead (the decoder is fed every frame, or every slice,
+that arrived in time and conceals what is missing: drift, blocking; concealment "decoder"): the
+same summary keys, plus `decode_errors` (the packets FFmpeg refused), and `video_ec.series` with
+`t` and `psnr_db`.
 """
 
 from __future__ import annotations
@@ -46,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from mantra.errors import SpecKeyError
-from mantra.media.assess import VideoQuality, assess
+from mantra.media.assess import SlotScores, VideoQuality, assess
 from mantra.media.desc import ContentDesc, DescError, MediaDesc
 from mantra.media.ladder import PreparedMedia, codec_versions, prepare
 from mantra.media.player import Floats, Playout, play
@@ -64,8 +73,11 @@ KEYS = {
     "b_frames": "b_frames",
     "mode": "mode",
     "playout_delay": "playout_delay_s",
+    "packetization": "packetization",
+    "partial": "partial",
 }
-OPTIONAL = ("start",)
+OPTIONAL = ("start", "tcp_rate")
+TCP_RATES = ("delivery", "window")
 DEFAULT_PACKET_BYTES = 1000  # a flow's packet_size when it gives none (sim/src/spec/spec.h)
 
 _prepared: dict[str, PreparedMedia] = {}  # by description: one encoding per process
@@ -92,6 +104,8 @@ def video_desc(video: Any, key: str, packet_bytes: int) -> tuple[MediaDesc, floa
     if not isinstance(ladder, list) or not ladder:
         raise SpecKeyError(f"{key}.ladder", "must be a non-empty list of rates (e.g. [64kbps, 128kbps])")
     start = duration_s(video["start"], f"{key}.start") if "start" in video else None
+    if "tcp_rate" in video and video["tcp_rate"] not in TCP_RATES:
+        raise SpecKeyError(f"{key}.tcp_rate", f"{video['tcp_rate']!r} is not one of {', '.join(TCP_RATES)}")
     try:
         desc = MediaDesc(
             content=ContentDesc(video["resolution"], video["seconds"], video["fps"], video["content_seed"]),
@@ -102,6 +116,8 @@ def video_desc(video: Any, key: str, packet_bytes: int) -> tuple[MediaDesc, floa
             mode=video["mode"],
             playout_delay_s=duration_s(video["playout_delay"], f"{key}.playout_delay", MEDIA_PLAYOUT_DELAY),
             packet_bytes=packet_bytes,
+            packetization=video["packetization"],
+            partial=video["partial"],
         )
     except DescError as e:  # named by MediaDesc's field: the user's key for it
         user = {field: k for k, field in KEYS.items()}
@@ -138,6 +154,8 @@ def expand_video(spec: dict[str, Any]) -> dict[str, Any]:
         desc, start = video_desc(video, key, packet)
         ladder = prepared(desc)
         block = ladder.sim_block(start)
+        if "tcp_rate" in video:
+            block["tcp_rate"] = video["tcp_rate"]
         # What was sent, as written and whole, the codecs, and each rung's achieved rate and quality.
         block["source"] = {"video": video, "desc": desc.as_dict(), "codecs": codec_versions(), "rungs": ladder.rungs()}
         flow["media"] = block
@@ -175,7 +193,8 @@ def add_video_quality(result: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(flow.get("media"), dict) or "source" not in flow["media"]:
             continue
         video, playout = flow_playout(result, i)
-        q = assess(video, playout)
+        scores = SlotScores(video)  # the two players' pictures scored once
+        q = assess(video, playout, scores)
         top = len(video.reps) - 1
         flow["video"] = {
             **q.summary(),
@@ -189,7 +208,7 @@ def add_video_quality(result: dict[str, Any]) -> dict[str, Any]:
                 "encoder_psnr_db": _rounded(q.slot_encoder_psnr_db, 2),
             },
         }
-        ec = flow_quality(result, i, "decoder")
+        ec = assess(*flow_playout(result, i, "decoder"), scores)
         flow["video_ec"] = {**ec.summary(), "series": {"t": _rounded(ec.time_s, 3), "psnr_db": _rounded(ec.psnr_db, 2)}}
         carried = True
     if carried:

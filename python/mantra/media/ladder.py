@@ -16,10 +16,14 @@ same rule.
 
     {"mode": "ladder" | "layered", "fps": ..., "playout_delay": seconds,
      "start": absolute seconds of the first capture (only if given; else the flow's start),
+     "packetization": "slices" | "frames",
      "gop_starts": [decode index of each GOP's I frame],
      "representations": [{"rate_bps": target, "frames": [[bytes, layer, capture_s, due_s], ...]}]}
 
-with representations in ascending rate and frames in decode order (layer 0: I and P, 1: B).
+with representations in ascending rate and frames in decode order (layer 0: I and P, 1: B). With
+slices each frame has a fifth element, the video bytes of each of its datagrams
+(mantra.media.packetize: whole slices, within the description's slice_bytes), which the simulator
+sends as they are; with frames the simulator cuts each frame into datagrams itself.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from mantra.media.content import Content, make_content
 from mantra.media.desc import MediaDesc
 from mantra.media.encode import EncodedStream, codec_versions
 from mantra.media.gop import Floats, capture_due_s, references
+from mantra.media.packetize import Datagram, packetize
 
 __all__ = ["PreparedMedia", "codec_versions", "prepare"]
 
@@ -46,6 +51,7 @@ class PreparedMedia:
     due_s: Floats  # decode order
     refs: tuple[tuple[int, ...], ...]  # decode order: the decode indices each frame references
     cache_hits: int  # how many representations came from the cache
+    datagrams: tuple[tuple[tuple[Datagram, ...], ...], ...]  # [rung][decode order]: slices only, else ()
 
     @property
     def frames(self) -> int:
@@ -74,18 +80,23 @@ class PreparedMedia:
         }
         if start_s is not None:
             block["start"] = float(start_s)
+        block["packetization"] = self.desc.packetization
         block["gop_starts"] = list(self.gop_starts)
         block["representations"] = [
-            {
-                "rate_bps": rep.rate_bps,
-                "frames": [
-                    [size, layer, float(c), float(d)]
-                    for size, layer, c, d in zip(rep.frame_bytes, rep.layers, self.capture_s, self.due_s, strict=True)
-                ],
-            }
-            for rep in self.reps
+            {"rate_bps": rep.rate_bps, "frames": self._sim_frames(r)} for r, rep in enumerate(self.reps)
         ]
         return block
+
+    def _sim_frames(self, r: int) -> list[list[Any]]:
+        rep = self.reps[r]
+        frames: list[list[Any]] = [
+            [size, layer, float(c), float(d)]
+            for size, layer, c, d in zip(rep.frame_bytes, rep.layers, self.capture_s, self.due_s, strict=True)
+        ]
+        if self.datagrams:
+            for frame, datagrams in zip(frames, self.datagrams[r], strict=True):
+                frame.append([d.bytes for d in datagrams])
+        return frames
 
     def rungs(self) -> list[dict[str, Any]]:
         """Per representation: target and achieved bitrate, the encoder's mean PSNR and SSIM."""
@@ -105,7 +116,8 @@ def prepare(desc: MediaDesc, cache_dir: Path) -> PreparedMedia:
     c = desc.content
     content = make_content(c.resolution, c.seconds, c.fps, c.seed).trimmed(desc.frames)
     found = [
-        cache.encoded(content, desc.codec, rate, desc.gop_frames, desc.b_frames, cache_dir) for rate in desc.ladder_bps
+        cache.encoded(content, desc.codec, rate, desc.gop_frames, desc.b_frames, desc.slice_bytes, cache_dir)
+        for rate in desc.ladder_bps
     ]
     reps = tuple(stream for stream, _ in found)
     first = reps[0]
@@ -125,4 +137,14 @@ def prepare(desc: MediaDesc, cache_dir: Path) -> PreparedMedia:
         due_s=due,
         refs=tuple(references(first.types, first.display, first.gop_starts)),
         cache_hits=sum(hit for _, hit in found),
+        datagrams=_datagrams(reps, desc.slice_bytes),
     )
+
+
+def _datagrams(
+    reps: tuple[EncodedStream, ...], slice_bytes: int | None
+) -> tuple[tuple[tuple[Datagram, ...], ...], ...]:
+    """Each rung's frames' datagrams (slices: whole slices of at most slice_bytes), or () (frames)."""
+    if slice_bytes is None:
+        return ()
+    return tuple(tuple(packetize(units, slice_bytes) for units in rep.units) for rep in reps)

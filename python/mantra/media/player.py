@@ -1,40 +1,42 @@
 """What a player with a fixed playout delay shows, slot by slot, given what the simulator delivered
-(result["flows"][i]["media"]: per global frame the representation sent and when it was complete,
-the representation chosen per GOP, and the video's start).
+(result["flows"][i]["media"], read by mantra.media.delivery: per frame and unit, whether it arrived
+by the frame's deadline; the representation chosen per GOP; the video's start).
 
-Time line. The video starts (its first capture) at `video_start` and loops: global frame g in
-decode order is frame g % N of loop g // N, and loop L is offset by L * N / fps. A global display
-index j = L * N + i (i the display index within the video) has its slot at
-video_start + playout_delay_s + j / fps.
+A global display index j = L * N + i (i the display index within the video, L the loop) has its
+slot at video_start + playout_delay_s + j / fps.
 
-A frame arrived if the simulator sent it (rep >= 0) and it was complete (complete_s >= 0) no later
-than its deadline, video_start + L * N / fps + playout_delay_s + due_s (mantra.media.gop); frames
-past the end of the simulator's list were never reached and did not arrive. A frame is decodable
-if it arrived and every frame it references is decodable (mantra.media.gop).
+Concealment "freeze" (the issue's player, `video`). A frame is shown if it is whole (every unit in
+time) or, with packetization slices and the description's `partial: conceal`, usable (some units in
+time: mantra.media.delivery), and every frame it references is shown (mantra.media.gop). A slot
+shows its own frame if that is shown; else the picture of the last frame shown before it (a
+freeze, as a player would conceal); before the first, a mid-grey picture (Y = U = V = 128), which is
+what a player shows before its first picture and scores as badly as missing video should. With
+`partial: freeze` (and with packetization frames, where a frame is one unit) a frame partly there
+counts as not there.
 
-A slot shows its own frame if that is decodable; else the picture of the last decodable frame
-displayed before it (a freeze, as a player would conceal); before the first decodable frame, a
-mid-grey picture (Y = U = V = 128), which is what a player shows before its first picture and
-scores as badly as missing video should.
+The pictures shown are decoded for real: per GOP, a fresh decoder is given that GOP's frames to be
+shown, each with the units that arrived in time, in decode order, and its output is used. A shown
+frame that is intact (it and its references whole) must decode to the representation's no-loss
+decode of that frame; a difference raises, as it would be a pipeline bug. A frame given partly may
+yet give no picture (FFmpeg refuses it); it then counts as not shown, and the GOP is decoded again
+without it and the frames that reference it.
 
-The pictures shown are decoded for real: per GOP, a fresh decoder is given only that GOP's
-decodable frames of the representation chosen for it, in decode order, and its output is used.
-Each decoded picture is then checked to be the representation's no-loss decode of that frame (its
-references are intact, so it must be); a difference raises, as it would be a pipeline bug.
+Concealment "decoder" (EvalVid's, `video_ec`): the decoder conceals. One decoder
+(mantra.media.decode.decode_concealed) is fed every usable frame, with its units that arrived in
+time, in global decode order, each in the representation the sender used for it, from the first
+frame of the GOP of the first evaluated slot to the end of the GOP of the last (so it always starts
+at a GOP start, and goes on across GOPs and rung switches as a real player's decoder would); a
+frame that is not usable is not fed. A frame whose reference was lost is decoded anyway, against
+whatever the decoder holds (drift, blocking). A slot shows the picture the decoder output for its
+own frame; if it output none (the frame was not fed, FFmpeg refused it, or the decoder did not
+output it), the last picture shown before it (grey before any). The packets FFmpeg refused are
+counted (`decode_errors`). The pictures are not checked against the no-loss decode: drift is the
+point.
 
-That is concealment "freeze". Concealment "decoder" is EvalVid's: the decoder conceals. One
-decoder (mantra.media.decode.decode_concealed) is fed every frame that arrived, in global decode
-order, each in the representation the sender used for it, from the first frame of the GOP of the
-first evaluated slot to the end of the GOP of the last (so it always starts at a GOP start, and
-goes on across GOPs and rung switches as a real player's decoder would); a frame that did not
-arrive is not fed. A frame whose reference was lost is decoded anyway, against whatever the
-decoder holds (drift, blocking). A slot shows the picture the decoder output for its own frame;
-if it output none (the frame was not fed, FFmpeg refused it, or the decoder did not output it),
-the last picture shown before it (grey before any). The packets FFmpeg refused are counted
-(`decode_errors`). The pictures are not checked against the no-loss decode: drift is the point.
-`first_picture_s` is the same in both modes: a decoder fed from the video's start outputs nothing
-before its first I frame (the sequence headers travel in I frames), which is the first decodable
-frame.
+In both, a slot is `damaged` if it shows its own frame but that frame is not intact (a unit of it
+or of a frame it references did not arrive in time). `first_picture_s` is the same in both modes:
+the display time of the first frame the freeze player shows (a decoder fed from the video's start
+outputs nothing before its first I frame, where the sequence headers travel).
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ import numpy as np
 import numpy.typing as npt
 
 from mantra.media.content import Picture, grey_picture
-from mantra.media.decode import decode, decode_concealed
+from mantra.media.decode import decode_concealed
+from mantra.media.delivery import Bools, Delivery, Received, frame_bytes, received
 from mantra.media.ladder import PreparedMedia
 
 Ints = npt.NDArray[np.int64]
@@ -57,50 +60,6 @@ GREY = -1  # `shown` of a slot before any picture
 _SLOT_EPS_S = 1e-9  # slack when placing the window's ends on the slot grid
 CONCEALMENTS = ("freeze", "decoder")
 """What a player shows for a frame it cannot show whole (the module's two ways)."""
-
-
-@dataclass(frozen=True)
-class Delivery:
-    """The simulator's media outcome of one flow (CONTRACT B), checked against the prepared media."""
-
-    rep: Ints  # per global decode-order frame reached: its representation, -1 if not sent
-    complete_s: Floats  # per global frame reached: when its last datagram arrived, -1 if never
-    gop_reps: Ints  # per global GOP: the representation chosen
-    video_start_s: float
-
-    @staticmethod
-    def from_result(media: Mapping[str, Any], prepared: PreparedMedia) -> Delivery:
-        try:
-            frames = np.array(media["frames"], dtype=np.float64)
-            chosen = np.array(media["gop_reps"], dtype=np.float64)
-            start = float(media["video_start"])
-        except (KeyError, TypeError, ValueError) as e:
-            raise ValueError(f"the simulator's media result is malformed: {e}") from e
-        frames = frames.reshape(0, 2) if frames.size == 0 else frames
-        if frames.ndim != 2 or frames.shape[1] != 2:
-            raise ValueError("media frames: not a list of [rep, complete_s] pairs")
-        reps = len(prepared.reps)
-        rep = frames[:, 0].astype(np.int64)
-        if not np.array_equal(rep, frames[:, 0]) or np.any((rep < -1) | (rep >= reps)):
-            raise ValueError(f"media frames: a representation index is not an integer in -1..{reps - 1}")
-        gop_reps = chosen.astype(np.int64)
-        if chosen.ndim != 1 or not np.array_equal(gop_reps, chosen) or np.any((gop_reps < 0) | (gop_reps >= reps)):
-            raise ValueError(f"media gop_reps: not a list of representation indices in 0..{reps - 1}")
-        complete = frames[:, 1]
-        if np.any((complete < 0) & (complete != -1)) or not np.all(np.isfinite(complete)):
-            raise ValueError("media frames: a completion time is neither -1 nor a finite time")
-        sent = np.flatnonzero(rep >= 0)
-        gop_of = sent // prepared.desc.gop_frames
-        if np.any(gop_of >= len(gop_reps)):
-            raise ValueError(f"media frames: frame {sent[gop_of >= len(gop_reps)][0]} was sent in a GOP past gop_reps")
-        wrong = sent[rep[sent] != gop_reps[gop_of]]
-        if wrong.size:
-            g = int(wrong[0])
-            raise ValueError(
-                f"media frames: frame {g} was sent in representation {rep[g]}, its GOP's is"
-                f" {gop_reps[g // prepared.desc.gop_frames]}"
-            )
-        return Delivery(rep, complete, gop_reps, start)
 
 
 @dataclass(frozen=True)
@@ -118,6 +77,7 @@ class Playout:
     pictures: dict[int, Picture]  # by global display index: every picture shown
     grey: Picture
     first_picture_s: float | None  # absolute time the first decoded picture was displayed
+    damaged: npt.NDArray[np.bool_]  # per slot: its own frame shown, not intact
     concealment: str = "freeze"  # one of CONCEALMENTS
     decode_errors: int = 0  # "decoder": packets FFmpeg refused
 
@@ -165,25 +125,26 @@ def play(
     if last_slot < first_slot:
         raise ValueError(f"no frame is displayed within [{eval_from_s}, {eval_to_s}] s")
     loops = max(last_slot, len(delivery.rep) - 1) // n + 1
-    arrived = _arrived(prepared, delivery, loops)  # global decode order
-    decodable = _decodable(prepared, arrived)
-    g = np.arange(loops * n)
-    by_display = np.zeros(loops * n, dtype=bool)
-    by_display[g - g % n + np.asarray(prepared.display)[g % n]] = decodable
+    got = received(prepared, delivery, loops)
+    intact = _chained(prepared, got.whole)
     slots = np.arange(first_slot, last_slot + 1, dtype=np.int64)
     gop_frames = prepared.desc.gop_frames
-    pictures: dict[int, Picture] = {}
-    errors = 0
     if concealment == "freeze":
-        shown = np.maximum.accumulate(np.where(by_display, g, GREY))[slots]
-        for gop in np.unique(shown[shown != GREY] // gop_frames):
-            pictures.update(_decode_gop(prepared, delivery, decodable, int(gop)))
+        shown_frames, pictures = _freeze(prepared, delivery, got, intact, slots)
+        errors = 0
     else:
-        pictures, errors = _decode_span(prepared, delivery, arrived, first_slot // gop_frames, last_slot // gop_frames)
+        shown_frames = _chained(prepared, got.whole if prepared.desc.partial != "conceal" else got.usable)
+        pictures, errors = _decode_span(prepared, delivery, got, first_slot // gop_frames, last_slot // gop_frames)
+    by_display = _by_display(prepared, shown_frames)
+    g = np.arange(loops * n)
+    if concealment == "freeze":
+        output = by_display
+    else:
         output = np.zeros(loops * n, dtype=bool)
         output[list(pictures)] = True
-        shown = np.maximum.accumulate(np.where(output, g, GREY))[slots]
+    shown = np.maximum.accumulate(np.where(output, g, GREY))[slots]
     firsts = np.flatnonzero(by_display)
+    own = shown == slots
     return Playout(
         fps=fps,
         frames=n,
@@ -196,37 +157,53 @@ def play(
         pictures={j: pictures[j] for j in np.unique(shown[shown != GREY]).tolist()},
         grey=grey_picture(prepared.content.video.width, prepared.content.video.height),
         first_picture_s=float(origin + firsts[0] / fps) if firsts.size else None,
+        damaged=own & ~_by_display(prepared, intact)[slots],
         concealment=concealment,
         decode_errors=errors,
     )
 
 
-def _arrived(prepared: PreparedMedia, delivery: Delivery, loops: int) -> npt.NDArray[np.bool_]:
-    """Per global decode-order frame of the first `loops` loops: whether it arrived whole by its
-    deadline."""
-    n, fps = prepared.frames, prepared.fps
-    total = loops * n
-    reached = min(total, len(delivery.rep))
-    rep = np.full(total, -1, dtype=np.int64)
-    rep[:reached] = delivery.rep[:reached]
-    complete = np.full(total, -1.0)
-    complete[:reached] = delivery.complete_s[:reached]
-    g = np.arange(total)
-    loop_start = g - g % n
-    deadline = delivery.video_start_s + loop_start / fps + prepared.desc.playout_delay_s + prepared.due_s[g % n]
-    result: npt.NDArray[np.bool_] = (rep >= 0) & (complete >= 0) & (complete <= deadline)
-    return result
+def _freeze(
+    prepared: PreparedMedia, delivery: Delivery, got: Received, intact: Bools, slots: Ints
+) -> tuple[Bools, dict[int, Picture]]:
+    """The freeze player: per global decode-order frame whether it is shown, and the pictures of the
+    frames shown in `slots`, by global display index (the module's rule)."""
+    conceal = prepared.desc.partial == "conceal"
+    base = got.usable.copy() if conceal else got.whole
+    gop_frames = prepared.desc.gop_frames
+    g = np.arange(base.size)
+    while True:
+        shown_frames = _chained(prepared, base)
+        shown = np.maximum.accumulate(np.where(_by_display(prepared, shown_frames), g, GREY))[slots]
+        pictures: dict[int, Picture] = {}
+        absent: list[int] = []
+        for gop in np.unique(shown[shown != GREY] // gop_frames):
+            decoded, missing = _decode_gop(prepared, delivery, got, shown_frames, intact, int(gop))
+            pictures.update(decoded)
+            absent += missing
+        if not absent:
+            return shown_frames, pictures
+        base[absent] = False  # no picture came of them: not shown, nor the frames that reference them
 
 
-def _decodable(prepared: PreparedMedia, arrived: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """Per global decode-order frame: whether it is decodable (it and its references arrived)."""
+def _by_display(prepared: PreparedMedia, per_frame: Bools) -> Bools:
+    """A per global decode-order frame flag, by global display index."""
+    n = prepared.frames
+    g = np.arange(per_frame.size)
+    out = np.zeros(per_frame.size, dtype=bool)
+    out[g - g % n + np.asarray(prepared.display)[g % n]] = per_frame
+    return out
+
+
+def _chained(prepared: PreparedMedia, ok: Bools) -> Bools:
+    """Per global decode-order frame: it is ok and so is every frame it references, recursively."""
     n, refs = prepared.frames, prepared.refs
-    came = arrived.tolist()
-    decodable = [False] * len(came)
+    came = ok.tolist()
+    chained = [False] * len(came)
     for f in range(len(came)):  # references precede their frame in decode order
         base = f - f % n
-        decodable[f] = came[f] and all(decodable[base + r] for r in refs[f % n])
-    return np.array(decodable, dtype=bool)
+        chained[f] = came[f] and all(chained[base + r] for r in refs[f % n])
+    return np.array(chained, dtype=bool)
 
 
 def _gop_rep(delivery: Delivery, gops: Ints) -> Ints:
@@ -239,39 +216,43 @@ def _gop_rep(delivery: Delivery, gops: Ints) -> Ints:
 
 
 def _decode_gop(
-    prepared: PreparedMedia, delivery: Delivery, decodable: npt.NDArray[np.bool_], gop: int
-) -> dict[int, Picture]:
-    """The pictures of global GOP `gop`'s decodable frames, decoded alone, by global display index."""
+    prepared: PreparedMedia, delivery: Delivery, got: Received, shown: Bools, intact: Bools, gop: int
+) -> tuple[dict[int, Picture], list[int]]:
+    """The pictures of global GOP `gop`'s frames to be shown, decoded alone from their units that
+    arrived, by global display index; and the global frames given that gave no picture (only a
+    frame given partly may: an intact one raises, as does one that is not its no-loss decode)."""
     n, gop_frames = prepared.frames, prepared.desc.gop_frames
     first = gop * gop_frames
     loop_start = first - first % n
-    rep = prepared.reps[int(delivery.gop_reps[gop])]
-    kept = [d for d in range(first % n, first % n + gop_frames) if decodable[loop_start + d]]
-    out = decode(rep.codec, ((rep.packets[d], rep.display[d]) for d in kept))
-    if sorted(out) != sorted(rep.display[d] for d in kept):
-        raise RuntimeError(
-            f"GOP {gop} ({rep.rate_bps} b/s): the decoder output frames {sorted(out)}"
-            f" for the kept frames {sorted(rep.display[d] for d in kept)}"
-        )
-    for i, decoded in out.items():
-        if not rep.decoded.equals(i, decoded.picture):
+    r = int(delivery.gop_reps[gop])
+    rep = prepared.reps[r]
+    kept = [d for d in range(first % n, first % n + gop_frames) if shown[loop_start + d]]
+    out = decode_concealed(
+        rep.codec, ((frame_bytes(prepared, r, d, got.units[loop_start + d]), rep.display[d]) for d in kept)
+    )[0]
+    absent = [loop_start + d for d in kept if rep.display[d] not in out]
+    if any(intact[g] for g in absent):
+        raise RuntimeError(f"GOP {gop} ({rep.rate_bps} b/s): the decoder output no picture of an intact frame")
+    for d in kept:
+        if intact[loop_start + d] and not rep.decoded.equals(rep.display[d], out[rep.display[d]].picture):
             raise RuntimeError(
-                f"GOP {gop} ({rep.rate_bps} b/s): frame {i} decoded from the kept frames is not its no-loss decode"
+                f"GOP {gop} ({rep.rate_bps} b/s): frame {rep.display[d]} decoded from the kept frames is not its"
+                " no-loss decode"
             )
-    return {loop_start + i: decoded.picture for i, decoded in out.items()}
+    return {loop_start + i: decoded.picture for i, decoded in out.items()}, absent
 
 
 def _decode_span(
-    prepared: PreparedMedia, delivery: Delivery, arrived: npt.NDArray[np.bool_], first_gop: int, last_gop: int
+    prepared: PreparedMedia, delivery: Delivery, got: Received, first_gop: int, last_gop: int
 ) -> tuple[dict[int, Picture], int]:
-    """What one decoder fed every arrived frame of global GOPs first_gop..last_gop (in decode order,
-    each in the representation it was sent in) output, by global display index; and how many
-    packets FFmpeg refused."""
+    """What one decoder fed every usable frame of global GOPs first_gop..last_gop (in decode order,
+    each in the representation it was sent in, with its units that arrived) output, by global
+    display index; and how many packets FFmpeg refused."""
     n, gop_frames, display = prepared.frames, prepared.desc.gop_frames, prepared.display
-    fed = [g for g in range(first_gop * gop_frames, (last_gop + 1) * gop_frames) if arrived[g]]
+    fed = [g for g in range(first_gop * gop_frames, (last_gop + 1) * gop_frames) if got.usable[g]]
     out, errors = decode_concealed(
         prepared.desc.codec,
-        ((prepared.reps[int(delivery.rep[g])].packets[g % n], g - g % n + display[g % n]) for g in fed),
+        ((frame_bytes(prepared, int(delivery.rep[g]), g % n, got.units[g]), g - g % n + display[g % n]) for g in fed),
     )
     expected = {g - g % n + display[g % n] for g in fed}
     return {j: decoded.picture for j, decoded in out.items() if j in expected}, errors

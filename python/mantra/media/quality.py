@@ -40,20 +40,34 @@ def psnr_db(reference: Plane, test: Plane) -> float:
 
 def ssim(reference: Plane, test: Plane) -> float:
     """Mean SSIM of the `test` Y plane against `reference`'s."""
-    _check_shapes(reference, test)
-    if min(reference.shape) < SSIM_WINDOW:
-        raise ValueError(f"a {reference.shape} picture is smaller than the SSIM window ({SSIM_WINDOW})")
-    x = reference.astype(np.int32)
-    y = test.astype(np.int32)
-    n = SSIM_WINDOW * SSIM_WINDOW
-    # Window sums are exact in int32 (at most 64 * 255^2); the statistics are in float64.
-    mx = _window_sums(x) / n
-    my = _window_sums(y) / n
-    vx = _window_sums(x * x) / n - mx * mx
-    vy = _window_sums(y * y) / n - my * my
-    cxy = _window_sums(x * y) / n - mx * my
-    index = ((2 * mx * my + _C1) * (2 * cxy + _C2)) / ((mx * mx + my * my + _C1) * (vx + vy + _C2))
-    return float(index.mean())
+    return SsimReference(reference).ssim(test)
+
+
+class SsimReference:
+    """A reference Y plane's window statistics, computed once for every picture scored against it
+    (the same numbers as `ssim`, bit for bit)."""
+
+    def __init__(self, reference: Plane):
+        if reference.ndim != 2 or min(reference.shape) < SSIM_WINDOW:
+            raise ValueError(f"a {reference.shape} picture is smaller than the SSIM window ({SSIM_WINDOW})")
+        self.reference = reference
+        self._x = reference.astype(np.int32)
+        n = SSIM_WINDOW * SSIM_WINDOW
+        # Window sums are exact in int32 (at most 64 * 255^2); the statistics are in float64.
+        self._mx = _window_sums(self._x) / n
+        self._vx = _window_sums(self._x * self._x) / n - self._mx * self._mx
+
+    def ssim(self, test: Plane) -> float:
+        """Mean SSIM of the `test` Y plane against the reference."""
+        _check_shapes(self.reference, test)
+        y = test.astype(np.int32)
+        n = SSIM_WINDOW * SSIM_WINDOW
+        mx, vx = self._mx, self._vx
+        my = _window_sums(y) / n
+        vy = _window_sums(y * y) / n - my * my
+        cxy = _window_sums(self._x * y) / n - mx * my
+        index = ((2 * mx * my + _C1) * (2 * cxy + _C2)) / ((mx * mx + my * my + _C1) * (vx + vy + _C2))
+        return float(index.mean())
 
 
 def psnr_db_frames(reference: Planes, test: Planes) -> Floats:

@@ -7,9 +7,10 @@ beside it: every frame's encoded bytes (the encoder's packets), rung after rung,
 order. The sender cuts each frame into datagrams exactly as mantra-sim does (MediaFeed) and writes,
 per frame, its rung and how many datagrams it went in (`media.frame_datagrams`); the receiver writes
 the first arrival of each datagram (`media_arrivals`: [application id, seconds since the sender's
-hello]). A frame is complete when every one of its datagrams arrived, at the last one's arrival:
-MediaLog's rule in mantra-sim. The sender's schedule starts at its data's start, which its result
-gives on the receiver's clock (`clock.data_start_us`), the receiver's origin being `clock.origin_us`.
+hello]). Each frame's entry gets each datagram's arrival, and is complete when every one of its
+datagrams arrived, at the last one's arrival: MediaLog's rule in mantra-sim. The sender's schedule
+starts at its data's start, which its result gives on the receiver's clock (`clock.data_start_us`),
+the receiver's origin being `clock.origin_us`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ CHUNK_BITS = 24  # MediaSchedule::kChunkBits: an application id is (frame << 24)
 def write_video_file(video: Any, packet_bytes: int, out: Path) -> Path:
     """Encodes (or finds in the cache) the video of the run spec's `video` keys for datagrams of
     `packet_bytes`, and writes `out` (JSON) and its bytes beside it (`out` with suffix .bin)."""
+    if isinstance(video, dict) and "tcp_rate" in video:
+        raise InputError("video.tcp_rate: mantra-udp carries the video over a core protocol, not TCP")
     desc, start = video_desc(video, "video", packet_bytes)
     media = prepared(desc)
     block = media.sim_block(start)
@@ -52,15 +55,14 @@ def udp_media_result(sender: dict[str, Any], receiver: dict[str, Any]) -> dict[s
         raise InputError("receiver result: no media_arrivals (did its sender run with --video?)")
     media = copy.deepcopy(media_sent)
     datagrams: list[int] = media.pop("frame_datagrams")
-    arrived = [0] * len(datagrams)
-    last_s = [-1.0] * len(datagrams)
+    arrivals = [[-1.0] * count for count in datagrams]
     for app_id, t_s in receiver["media_arrivals"]:
-        g = int(app_id) >> CHUNK_BITS
-        if 0 <= g < len(datagrams):
-            arrived[g] += 1
-            last_s[g] = max(last_s[g], float(t_s))
+        g, chunk = int(app_id) >> CHUNK_BITS, int(app_id) & ((1 << CHUNK_BITS) - 1)
+        if 0 <= g < len(datagrams) and chunk < datagrams[g] and arrivals[g][chunk] < 0:
+            arrivals[g][chunk] = float(t_s)
     for g, frame in enumerate(media["frames"]):
-        frame[1] = last_s[g] if datagrams[g] > 0 and arrived[g] == datagrams[g] else -1
+        whole = datagrams[g] > 0 and min(arrivals[g]) >= 0
+        frame[1:] = [max(arrivals[g]) if whole else -1, arrivals[g]]
     shift_s = (sender["clock"]["data_start_us"] - receiver["clock"]["origin_us"]) / 1e6
     media["video_start"] = float(media["video_start"]) + shift_s
     result = copy.deepcopy(receiver)

@@ -18,17 +18,17 @@ MediaFeed::Captured MediaFeed::capture() {
   Captured out;
   out.decision = schedule_.next(static_cast<double>(sender_.allowed_rate().bits_per_sec()));
   const FrameDecision& d = out.decision;
-  MediaFrameRecord& record = log_.on_frame(d);
+  log_.on_frame(d);
   if (d.rep < 0) return out;
   MediaCounters& c = log_.counters();
   const auto deadline = epoch_ + mantra::Duration::micros(std::llround(d.deadline_s * 1e6));
-  out.chunks = schedule_.chunks(d.frame, d.bytes);
+  out.chunks = schedule_.chunks(d);
+  log_.on_chunks(d.frame, out.chunks);
   for (const MediaChunk& chunk : out.chunks) {
     if (!sender_.offer({chunk.payload_bytes + header_bytes_, deadline, chunk.app_id})) {
       out.refused = true;
       return out;
     }
-    ++record.datagrams;
     ++c.packets_offered;
     c.bytes_offered += chunk.payload_bytes;
   }

@@ -11,27 +11,47 @@ MediaFrameRecord& MediaLog::on_frame(const FrameDecision& d) {
   return frames_.back();
 }
 
-void MediaLog::on_written(int64_t g, int64_t stream_end) {
-  frame(g).stream_end = stream_end;
+void MediaLog::on_chunks(int64_t g, const std::vector<MediaChunk>& chunks) {
+  frame(g).arrival_s.assign(chunks.size(), -1);
+}
+
+void MediaLog::on_written(int64_t g, int64_t stream_start, const std::vector<MediaChunk>& chunks) {
+  MediaFrameRecord& f = frame(g);
+  f.stream_ends.clear();
+  for (const MediaChunk& c : chunks) f.stream_ends.push_back(stream_start + c.offset_bytes + c.payload_bytes);
   written_.push_back(g);
 }
+
+namespace {
+void arrive(MediaFrameRecord& f, size_t chunk, double now_s) {
+  f.arrival_s[chunk] = now_s;
+  if (++f.arrived == static_cast<int64_t>(f.arrival_s.size())) f.complete_s = now_s;  // its last one
+}
+}  // namespace
 
 void MediaLog::on_datagram(int64_t app_id, double now_s) {
   const int64_t g = MediaSchedule::frame_of(app_id);
   if (g < 0 || g >= static_cast<int64_t>(frames_.size())) return;
   MediaFrameRecord& f = frame(g);
-  if (++f.arrived == f.datagrams) f.complete_s = now_s;  // its last one
+  const auto chunk = static_cast<size_t>(MediaSchedule::chunk_of(app_id));
+  if (chunk < f.arrival_s.size() && f.arrival_s[chunk] < 0) arrive(f, chunk, now_s);
 }
 
 void MediaLog::on_stream(int64_t in_order_bytes, double now_s) {
-  while (next_complete_ < written_.size() && frame(written_[next_complete_]).stream_end <= in_order_bytes) {
-    frame(written_[next_complete_++]).complete_s = now_s;
+  while (next_complete_ < written_.size()) {
+    MediaFrameRecord& f = frame(written_[next_complete_]);
+    while (next_chunk_ < f.stream_ends.size() && f.stream_ends[next_chunk_] <= in_order_bytes) {
+      arrive(f, next_chunk_++, now_s);
+    }
+    if (next_chunk_ < f.stream_ends.size()) return;
+    ++next_complete_;
+    next_chunk_ = 0;
   }
 }
 
 nlohmann::json MediaLog::report() const {
   nlohmann::json frames = nlohmann::json::array();
-  for (const MediaFrameRecord& f : frames_) frames.push_back({f.rep, f.complete_s});
+  for (const MediaFrameRecord& f : frames_) frames.push_back({f.rep, f.complete_s, f.arrival_s});
   const MediaCounters& c = counters_;
   nlohmann::json out = {{"frames", std::move(frames)},
                         {"gop_reps", gop_reps_},

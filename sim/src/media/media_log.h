@@ -1,13 +1,13 @@
 // What became of each frame of a flow's video, shared by the flow's two
 // sides (as SegmentClock is for TCP): the source writes each frame's rung and
-// how it went out (its datagrams, or its byte range in a TCP stream); the
-// sink writes arrivals; after the run it is the flow's `media` result
-// (docs/result-schema.md, "media"). No ns-3 in it.
+// its chunks (media_schedule.h: its datagrams, or over TCP their byte ranges
+// in the stream); the sink writes arrivals; after the run it is the flow's
+// `media` result (docs/result-schema.md, "media"). No ns-3 in it.
 //
-// A frame is complete when its last datagram arrived (every one of its
-// datagrams arrived; the first copy of each counts) or, over TCP, when the
-// in-order bytes delivered passed its end; complete_s is that time, or -1 if
-// it never was (lost, dropped at the sender, skipped, left out).
+// A chunk arrived when its datagram's first copy arrived or, over TCP, when
+// the in-order bytes delivered passed its end; a frame is complete when every
+// one of its chunks arrived, at the last one's time; -1 if it never was
+// (lost, dropped at the sender, skipped, left out).
 #pragma once
 
 #include <cstdint>
@@ -19,11 +19,11 @@
 namespace mantra::sim {
 
 struct MediaFrameRecord {
-  int rep = -1;             // the rung it went at; -1: not sent (left out, or skipped as stale)
-  int64_t datagrams = 0;    // datagram transports: its datagrams offered
-  int64_t arrived = 0;      // of those, arrived at the sink
-  int64_t stream_end = -1;  // TCP: the stream offset past its last byte, once its first byte was written
-  double complete_s = -1;   // when it was whole at the sink; -1: never
+  int rep = -1;                      // the rung it went at; -1: not sent (left out, or skipped as stale)
+  std::vector<double> arrival_s;     // per chunk: when it arrived; -1: not (yet)
+  std::vector<int64_t> stream_ends;  // TCP: per chunk, the stream offset past its last byte
+  int64_t arrived = 0;               // chunks arrived
+  double complete_s = -1;            // when it was whole at the sink; -1: never
 };
 
 // The source's counters (docs/result-schema.md, "media").
@@ -50,8 +50,11 @@ class MediaLog {
   // Source: each frame as it is decided (in decode order), each GOP's rung.
   MediaFrameRecord& on_frame(const FrameDecision& d);
   MediaFrameRecord& frame(int64_t g) { return frames_[static_cast<size_t>(g)]; }
-  // TCP source: frame g's first byte goes into the stream, which then ends at `stream_end`.
-  void on_written(int64_t g, int64_t stream_end);
+  // Source: frame g goes out in these chunks (datagrams, or pieces of the stream).
+  void on_chunks(int64_t g, const std::vector<MediaChunk>& chunks);
+  // TCP source: frame g's first byte goes into the stream at offset
+  // `stream_start`, its chunks (given to on_chunks) one after the other.
+  void on_written(int64_t g, int64_t stream_start, const std::vector<MediaChunk>& chunks);
   MediaCounters& counters() { return counters_; }
 
   // Datagram sink: the first copy of the datagram with this application id arrived.
@@ -70,6 +73,7 @@ class MediaLog {
   std::vector<int> gop_reps_;             // by global GOP
   std::vector<int64_t> written_;          // TCP: frames in stream order
   size_t next_complete_ = 0;              // TCP: the first of written_ not yet whole at the sink
+  size_t next_chunk_ = 0;                 // TCP: that frame's first chunk not yet whole
   MediaCounters counters_;
 };
 

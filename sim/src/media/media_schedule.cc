@@ -64,6 +64,11 @@ int MediaSchedule::layered_rung(int64_t gop, double allowed_bps) const {
   return 0;
 }
 
+bool MediaSchedule::next_opens_gop() const {
+  const int64_t d = next_ % n_;
+  return spec_->gop_starts[static_cast<size_t>(gop_of_[static_cast<size_t>(d)])] == d;
+}
+
 FrameDecision MediaSchedule::next(double allowed_bps) {
   const int64_t g = next_++;
   const int64_t loop = g / n_, d = g % n_;
@@ -96,12 +101,20 @@ FrameDecision MediaSchedule::next(double allowed_bps) {
   return out;
 }
 
-std::vector<MediaChunk> MediaSchedule::chunks(int64_t g, int64_t bytes) const {
-  const int64_t payload = payload_bytes();
+std::vector<MediaChunk> MediaSchedule::chunks(const FrameDecision& d) const {
+  std::vector<int64_t> sizes;
+  if (spec_->slices) {
+    sizes = frame(d.rep, d.frame % n_).datagram_bytes;
+  } else {
+    const int64_t payload = payload_bytes();
+    for (int64_t at = 0; at < d.bytes; at += payload) sizes.push_back(std::min(payload, d.bytes - at));
+  }
   std::vector<MediaChunk> out;
-  out.reserve(static_cast<size_t>((bytes + payload - 1) / payload));
-  for (int64_t at = 0, i = 0; at < bytes; at += payload, ++i) {
-    out.push_back({std::min(payload, bytes - at), app_id(g, i)});
+  out.reserve(sizes.size());
+  int64_t offset = 0;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    out.push_back({sizes[i], offset, app_id(d.frame, static_cast<int64_t>(i))});
+    offset += sizes[i];
   }
   return out;
 }

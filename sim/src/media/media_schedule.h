@@ -24,9 +24,12 @@
 //            always sent.
 // A rate exactly at the allowed rate fits.
 //
-// Datagrams: a frame of `bytes` goes out in chunks of at most packet - header
-// bytes of video (the last one the rest), each with its (frame, chunk) packed
-// into one application id.
+// Datagrams: with packetization "slices" a frame goes out in the datagrams of
+// the trace (each the video bytes the packetiser put in it: whole slices);
+// with "frames" in chunks of at most packet - header bytes of video (the last
+// one the rest). Each chunk has its (frame, chunk) packed into one
+// application id. A byte stream (TCP) writes the same chunks one after the
+// other, and its sink tells when each was whole in order.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +54,7 @@ struct FrameDecision {
 // One datagram's share of a frame.
 struct MediaChunk {
   int64_t payload_bytes = 0;  // video bytes (the transport's header comes on top)
+  int64_t offset_bytes = 0;   // where they begin in the frame
   int64_t app_id = -1;        // (frame, chunk), MediaSchedule::app_id
 };
 
@@ -68,6 +72,8 @@ class MediaSchedule {
   double capture_s(int64_t g) const;
   // The next frame to decide, and its capture time.
   int64_t next_frame() const { return next_; }
+  // Whether the next frame opens a GOP (its rung is chosen then).
+  bool next_opens_gop() const;
   double next_capture_s() const { return capture_s(next_); }
 
   // Decides the next frame, given the rate the transport allows now (bit/s).
@@ -85,8 +91,8 @@ class MediaSchedule {
   // Layered: what is left of the current GOP's budget, bytes (with overhead).
   double budget_bytes() const { return budget_bytes_; }
 
-  // The datagrams of global frame g of `bytes`.
-  std::vector<MediaChunk> chunks(int64_t g, int64_t bytes) const;
+  // The datagrams of a frame decided (rep >= 0).
+  std::vector<MediaChunk> chunks(const FrameDecision& d) const;
 
   // (frame, chunk) in one id: a chunk index below 2^24 (a frame has at most
   // 10^7 bytes, so at most that many chunks), frames below 2^39.

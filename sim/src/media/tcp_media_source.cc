@@ -11,6 +11,7 @@ namespace mantra::sim {
 TcpMediaSource::TcpMediaSource(MediaLog& log, std::shared_ptr<const MediaSpec> spec, int segment_bytes,
                                int max_window_segments, std::function<ns3::Ptr<ns3::Packet>(uint32_t)> make_data)
     : log_(log),
+      rule_(spec->tcp_rate),
       schedule_(std::move(spec), segment_bytes, 0),  // the window counts data bytes only: no overhead
       max_window_bytes_(static_cast<double>(max_window_segments) * segment_bytes),
       make_data_(std::move(make_data)) {}
@@ -22,6 +23,10 @@ void TcpMediaSource::start(ns3::Ptr<VariantTcpSocket> socket) {
   socket_->SetAttribute("SndBufSize", ns3::UintegerValue(static_cast<uint64_t>(max_window_bytes_)));
   socket_->SetSendCallback(ns3::MakeBoundCallback(
       +[](TcpMediaSource* self, ns3::Ptr<ns3::Socket>, uint32_t) { self->push(); }, this));
+  socket_->sample_delivery_rate([this](const DeliverySample& sample) {
+    ++delivery_samples_;
+    rate_.on_sample(ns3::Simulator::Now().GetSeconds(), sample, socket_->srtt_s());
+  });
   schedule_next();
 }
 
@@ -31,7 +36,7 @@ void TcpMediaSource::stop() {
   if (socket_) socket_->SetSendCallback(ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>, uint32_t>());
 }
 
-double TcpMediaSource::allowed_bps() const {
+double TcpMediaSource::window_bps() const {
   const double srtt_s = socket_->srtt_s();
   if (srtt_s <= 0) return 0;
   return std::min(static_cast<double>(socket_->cwnd_bytes()), max_window_bytes_) * 8 / srtt_s;
@@ -44,10 +49,14 @@ void TcpMediaSource::schedule_next() {
 }
 
 void TcpMediaSource::capture() {
-  const FrameDecision d = schedule_.next(allowed_bps());
+  // The rate is asked for once per GOP (a probe's gain lasts one GOP).
+  const FrameDecision d = schedule_.next(!schedule_.next_opens_gop()          ? 0
+                                         : rule_ == TcpVideoRateRule::kWindow ? window_bps()
+                                                                              : rate_.at_gop(window_bps()));
   log_.on_frame(d);
   if (d.rep >= 0) {
-    queue_.push_back({d.frame, d.bytes, d.deadline_s, false});
+    queue_.push_back({d.frame, d.bytes, d.deadline_s, false, schedule_.chunks(d)});
+    log_.on_chunks(d.frame, queue_.back().chunks);
     log_.counters().bytes_offered += d.bytes;
     push();
   }
@@ -60,7 +69,7 @@ void TcpMediaSource::push() {
   while (!queue_.empty()) {
     Queued& f = queue_.front();
     if (!f.started && now_s > f.deadline_s) {  // stale before its first byte: skipped whole
-      log_.frame(f.frame).rep = -1;
+      log_.frame(f.frame) = {};                // rep -1, no chunks
       ++c.frames_skipped;
       queue_.pop_front();
       continue;
@@ -72,7 +81,7 @@ void TcpMediaSource::push() {
     if (!f.started) {
       f.started = true;
       ++c.frames_sent;
-      log_.on_written(f.frame, stream_bytes_ + f.left);
+      log_.on_written(f.frame, stream_bytes_, f.chunks);
     }
     f.left -= n;
     stream_bytes_ += n;
@@ -84,7 +93,10 @@ void TcpMediaSource::push() {
 nlohmann::json TcpMediaSource::report() {
   log_.counters().frames_unsent =
       std::count_if(queue_.begin(), queue_.end(), [](const Queued& q) { return !q.started; });
-  return log_.report();
+  nlohmann::json out = log_.report();
+  out["delivery_samples"] = delivery_samples_;
+  out["rate_estimate_bps"] = rate_.estimate_bps();
+  return out;
 }
 
 }  // namespace mantra::sim

@@ -2,11 +2,13 @@
 // sink, rsc-var's included): the source writes the stream at the video's
 // pace instead of being greedy.
 //
-// At each frame's capture (media_schedule.h) the schedule picks the frame's
-// rung from the rate the window allows, cwnd * 8 / sRTT bit/s (the socket's
-// congestion window and smoothed RTT; no RTT sample yet: rung 0), at most
-// max_window segments per sRTT; a byte stream carries no header per frame,
-// so the overhead factor is 1. The frame's bytes join an application queue,
+// At each GOP's first capture (media_schedule.h) the schedule picks the
+// GOP's rung from the rate TcpVideoRate allows (tcp_video_rate.h: the
+// socket's delivery-rate samples filtered and probed, capped by the window's
+// min(cwnd, max_window) * 8 / sRTT bit/s; before any sample: rung 0); a byte
+// stream carries no header per frame, so the overhead factor is 1. With the
+// media's `tcp_rate: window`, the window's rate alone (the rule before issue
+// 32, kept to compare against). The frame's bytes join an application queue,
 // which is pushed into the socket as far as its send buffer takes them
 // (GetTxAvailable), resuming on the socket's send callback. A frame whose
 // first byte is not yet written when its deadline has passed is skipped
@@ -16,8 +18,9 @@
 // waits in the application queue, where a stale frame can still be skipped
 // (as TCP_NOTSENT_LOWAT lets a live sender do). The socket itself holds new
 // data back in the disorder state (VariantTcpSocket::AvailableWindow). Each frame's byte
-// range goes into the flow's MediaLog as its first byte is written; the sink
-// marks a frame whole when its in-order bytes pass the range's end.
+// chunks' byte ranges go into the flow's MediaLog as its first byte is
+// written; the sink marks each chunk when the in-order bytes pass its end,
+// and the frame whole with its last.
 #pragma once
 
 #include <ns3/event-id.h>
@@ -33,6 +36,7 @@
 
 #include "media/media_log.h"
 #include "media/media_schedule.h"
+#include "media/tcp_video_rate.h"
 #include "tcp/variant_tcp_socket.h"
 
 namespace mantra::sim {
@@ -48,8 +52,9 @@ class TcpMediaSource {
   // video's start (or now, if later).
   void start(ns3::Ptr<VariantTcpSocket> socket);
   void stop();
-  // The rate the window allows now, bit/s (0 before an RTT sample).
-  double allowed_bps() const;
+  // The rate the window allows now, min(cwnd, max window) * 8 / sRTT bit/s
+  // (0 before an RTT sample).
+  double window_bps() const;
   // The flow's `media` result.
   nlohmann::json report();
 
@@ -59,16 +64,20 @@ class TcpMediaSource {
     int64_t left = 0;  // bytes not yet written
     double deadline_s = 0;
     bool started = false;
+    std::vector<MediaChunk> chunks;  // its pieces in the stream (media_schedule.h)
   };
   void capture();
   void schedule_next();
   void push();
 
   MediaLog& log_;
+  TcpVideoRateRule rule_;
   MediaSchedule schedule_;
   double max_window_bytes_;
   std::function<ns3::Ptr<ns3::Packet>(uint32_t)> make_data_;
   ns3::Ptr<VariantTcpSocket> socket_;
+  TcpVideoRate rate_;
+  int64_t delivery_samples_ = 0;
   ns3::EventId event_;
   std::deque<Queued> queue_;
   int64_t stream_bytes_ = 0;  // written into the socket so far

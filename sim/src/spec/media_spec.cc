@@ -1,5 +1,6 @@
 #include "spec/media_spec.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -25,10 +26,37 @@ std::string seconds_text(double s) {
   return text + " s";
 }
 
-// representations[r].frames: N frames of [bytes, layer, capture_s, due_s],
-// captures non-decreasing, each at rung 0's capture time for r > 0.
-std::vector<MediaFrame> parse_frames(const json& list, const std::string& key, const MediaRepresentation* first) {
-  if (!list.is_array() || list.empty()) throw SpecError(key, "must list the frames, [bytes, layer, capture_s, due_s]");
+// A slices frame's fifth element: its datagrams' video bytes, each at least
+// 1, summing to the frame's bytes.
+std::vector<int64_t> parse_datagrams(const json& list, const std::string& key, int64_t frame_bytes) {
+  if (!list.is_array() || list.empty())
+    throw SpecError(key, "must list the video bytes of each of the frame's datagrams");
+  if (static_cast<int64_t>(list.size()) > frame_bytes) {
+    throw SpecError(key, "lists " + std::to_string(list.size()) + " datagrams for a frame of " +
+                             std::to_string(frame_bytes) + " bytes");
+  }
+  std::vector<int64_t> out;
+  out.reserve(list.size());
+  int64_t sum = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    out.push_back(integer(list[i], at(key, i), kMediaFrameBytes));
+    sum += out.back();
+  }
+  if (sum != frame_bytes) {
+    throw SpecError(key, "holds " + std::to_string(sum) + " bytes, the frame " + std::to_string(frame_bytes) +
+                             " (its datagrams carry the whole frame)");
+  }
+  return out;
+}
+
+// representations[r].frames: N frames of [bytes, layer, capture_s, due_s]
+// (slices: and [datagram bytes, ...]), captures non-decreasing, each at rung
+// 0's capture time for r > 0.
+std::vector<MediaFrame> parse_frames(const json& list, const std::string& key, const MediaRepresentation* first,
+                                     bool slices) {
+  const char* shape =
+      slices ? "[bytes, layer, capture_s, due_s, [datagram bytes, ...]]" : "[bytes, layer, capture_s, due_s]";
+  if (!list.is_array() || list.empty()) throw SpecError(key, std::string("must list the frames, ") + shape);
   if (list.size() > kMaxMediaFrames) {
     throw SpecError(key,
                     "lists " + std::to_string(list.size()) + " frames, at most " + std::to_string(kMaxMediaFrames));
@@ -42,12 +70,13 @@ std::vector<MediaFrame> parse_frames(const json& list, const std::string& key, c
   for (size_t i = 0; i < list.size(); ++i) {
     const std::string k = at(key, i);
     const json& f = list[i];
-    if (!f.is_array() || f.size() != 4) throw SpecError(k, "must be [bytes, layer, capture_s, due_s]");
+    if (!f.is_array() || f.size() != (slices ? 5U : 4U)) throw SpecError(k, std::string("must be ") + shape);
     MediaFrame m;
     m.bytes = integer(f[0], k, kMediaFrameBytes);
     m.layer = small_integer(f[1], k, kMediaLayer);
     m.capture_s = number(f[2], k, kMediaCapture);
     m.due_s = number(f[3], k, kMediaDue);
+    if (slices) m.datagram_bytes = parse_datagrams(f[4], at(k, 4), m.bytes);
     if (!frames.empty() && m.capture_s < frames.back().capture_s) {
       throw SpecError(k, "capture_s " + seconds_text(m.capture_s) + " is before the previous frame's " +
                              seconds_text(frames.back().capture_s) + " (decode order: captures never go back)");
@@ -62,7 +91,7 @@ std::vector<MediaFrame> parse_frames(const json& list, const std::string& key, c
   return frames;
 }
 
-std::vector<MediaRepresentation> parse_representations(const json& list, const std::string& key) {
+std::vector<MediaRepresentation> parse_representations(const json& list, const std::string& key, bool slices) {
   if (!list.is_array() || list.empty())
     throw SpecError(key, "must list at least one representation {rate_bps, frames}");
   if (list.size() > kMaxMediaRepresentations) {
@@ -81,7 +110,8 @@ std::vector<MediaRepresentation> parse_representations(const json& list, const s
                                            std::to_string(r - 1) + "]'s " + std::to_string(reps.back().rate_bps) +
                                            " bps (rungs in ascending rate)");
     }
-    rep.frames = parse_frames(required(list[r], k, "frames"), k + ".frames", reps.empty() ? nullptr : &reps.front());
+    rep.frames =
+        parse_frames(required(list[r], k, "frames"), k + ".frames", reps.empty() ? nullptr : &reps.front(), slices);
     reps.push_back(std::move(rep));
   }
   return reps;
@@ -130,9 +160,21 @@ void check_layers(const MediaSpec& m, const std::string& key) {
 
 }  // namespace
 
+int64_t MediaSpec::largest_datagram_bytes() const {
+  int64_t most = 0;
+  for (const MediaRepresentation& r : representations) {
+    for (const MediaFrame& f : r.frames) {
+      for (const int64_t b : f.datagram_bytes) most = std::max(most, b);
+    }
+  }
+  return most;
+}
+
 std::shared_ptr<const MediaSpec> parse_media(const json& v, const std::string& key, double flow_start_s,
                                              double flow_stop_s) {
-  check_keys(v, key, {"mode", "fps", "playout_delay", "start", "gop_starts", "representations", "source"});
+  check_keys(v, key,
+             {"mode", "fps", "playout_delay", "start", "packetization", "tcp_rate", "gop_starts", "representations",
+              "source"});
   auto m = std::make_shared<MediaSpec>();
   const std::string mode = name_of(required(v, key, "mode"));
   if (mode != "ladder" && mode != "layered") {
@@ -151,7 +193,21 @@ std::shared_ptr<const MediaSpec> parse_media(const json& v, const std::string& k
       throw SpecError(key + ".start", "must be before the flow's stop (" + seconds_text(flow_stop_s) + ")");
     }
   }
-  m->representations = parse_representations(required(v, key, "representations"), key + ".representations");
+  const std::string packetization = name_of(required(v, key, "packetization"));
+  if (packetization != "slices" && packetization != "frames") {
+    throw SpecError(key + ".packetization",
+                    "unknown packetization '" + one_line(packetization, kShown) + "' (known: slices, frames)");
+  }
+  m->slices = packetization == "slices";
+  if (v.contains("tcp_rate")) {
+    const std::string rule = name_of(v["tcp_rate"]);
+    if (rule != "delivery" && rule != "window") {
+      throw SpecError(key + ".tcp_rate", "unknown rule '" + one_line(rule, kShown) + "' (known: delivery, window)");
+    }
+    m->tcp_rate = rule == "window" ? TcpVideoRateRule::kWindow : TcpVideoRateRule::kDelivery;
+    m->tcp_rate_given = true;
+  }
+  m->representations = parse_representations(required(v, key, "representations"), key + ".representations", m->slices);
   m->gop_starts = parse_gop_starts(required(v, key, "gop_starts"), key + ".gop_starts", m->frames_per_loop());
   if (m->mode == MediaMode::kLayered) check_layers(*m, key);
   if (v.contains("source")) m->source = v["source"];

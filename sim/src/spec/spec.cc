@@ -617,6 +617,9 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes, st
     (std::string(key) == "params" ? f.params : f.receiver_params) = core_params(v[key], where + "." + key);
   }
   if (v.contains("media")) f.media = parse_media(v["media"], where + ".media", f.start_s, f.stop_s);
+  if (f.media && f.media->tcp_rate_given && !kind->tcp()) {
+    throw SpecError(where + ".media.tcp_rate", "only tcp flows take a tcp_rate");
+  }
   // One place sets each: the flow's own keys, never a copy in params.
   for (const auto& [param, flow_key] :
        {std::pair{"packet_size", "packet_size"}, std::pair{"rate_bps", "rate"}, std::pair{"source_offered", "media"},
@@ -629,10 +632,17 @@ FlowSpec parse_flow(const json& v, size_t index, const Spec& spec, int nodes, st
   if (!kind->tcp()) {  // the core checks its own parameters
     const auto sender = mantra::make_sender(f.protocol, f.sender_params());
     if (!sender.endpoint) throw SpecError(where + ".params", sender.error);
-    if (f.media && f.packet_size - sender.endpoint->data_header_bytes() < 1) {
-      throw SpecError(where + ".packet_size", "leaves no room for video after the protocol's " +
-                                                  std::to_string(sender.endpoint->data_header_bytes()) +
-                                                  "-byte header");
+    const int64_t header_bytes = sender.endpoint->data_header_bytes();
+    if (f.media && f.packet_size - header_bytes < 1) {
+      throw SpecError(where + ".packet_size",
+                      "leaves no room for video after the protocol's " + std::to_string(header_bytes) + "-byte header");
+    }
+    if (f.media && f.media->largest_datagram_bytes() > f.packet_size - header_bytes) {
+      throw SpecError(where + ".packet_size", "leaves " + std::to_string(f.packet_size - header_bytes) +
+                                                  " bytes for video after the protocol's " +
+                                                  std::to_string(header_bytes) +
+                                                  "-byte header; the video's slices come in datagrams of up to " +
+                                                  std::to_string(f.media->largest_datagram_bytes()));
     }
     const auto receiver = mantra::make_receiver(f.protocol, f.receiver_params);
     if (!receiver.endpoint) throw SpecError(where + ".receiver_params", receiver.error);

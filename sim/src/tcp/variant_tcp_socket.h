@@ -17,6 +17,13 @@
 //   ACK; the paper's 40-byte probe is a bare header that draws none. A
 //   segment sent before a freeze ended gives no RTT sample (it measured the
 //   outage: Karn's rule stretched over the freeze).
+// - Delivery-rate samples for whoever asks (a video's source): ns-3's own
+//   TcpRateLinux (tcp_rate.c's algorithm: each ACK's newly ACKed or SACKed
+//   bytes since the newest segment it delivered was sent, over the longer of
+//   that segment's send and ACK phases; a sample over less than the minimum
+//   RTT dropped) keeps its books for every socket but generates a sample only
+//   for a congestion control that reads one (HasCongControl); here one is
+//   generated on each ACK that delivered data.
 //
 // Only the sending side is a VariantTcpSocket; the sink is ns-3's own.
 #pragma once
@@ -24,8 +31,10 @@
 #include <ns3/event-id.h>
 #include <ns3/tcp-socket-base.h>
 
+#include <functional>
 #include <optional>
 
+#include "tcp/delivery_sample.h"
 #include "tcp/freeze_machine.h"
 
 namespace mantra::sim {
@@ -59,6 +68,8 @@ class VariantTcpSocket : public ns3::TcpSocketBase {
   uint32_t cwnd_bytes() const { return m_tcb->m_cWnd.Get(); }
   double srtt_s() const { return m_tcb->m_srtt.Get().GetSeconds(); }
   ns3::TcpSocketState::TcpCongState_t congestion_state() const { return m_tcb->m_congState.Get(); }
+  // From now on, each delivery-rate sample to `on_sample`.
+  void sample_delivery_rate(std::function<void(const DeliverySample&)> on_sample);
 
  protected:
   void ReceivedAck(ns3::Ptr<ns3::Packet> packet, const ns3::TcpHeader& header) override;
@@ -84,6 +95,7 @@ class VariantTcpSocket : public ns3::TcpSocketBase {
   ns3::Time resumed_at_;  // when the last freeze ended
   int64_t rtt_samples_ = 0;
   double rtt_sum_s_ = 0;
+  std::function<void(const DeliverySample&)> on_sample_;  // empty: no samples asked for
 };
 
 }  // namespace mantra::sim

@@ -42,18 +42,9 @@ def desc(
 
 
 @functools.cache
-def prepared(
-    codec="h264",
-    b_frames=0,
-    mode="ladder",
-    ladder=(64000, 192000),
-    seconds=2.4,
-    packetization="frames",
-    partial="freeze",
-) -> PreparedMedia:
-    return prepare(
-        desc(codec, b_frames, mode, ladder, seconds, packetization=packetization, partial=partial), CACHE_DIR
-    )
+def prepared(*args: Any, **keys: Any) -> PreparedMedia:
+    """The video `desc(*args, **keys)` describes, encoded once per test session."""
+    return prepare(desc(*args, **keys), CACHE_DIR)
 
 
 def on_time(p: PreparedMedia, loops=1, gop_reps=None) -> dict[str, Any]:

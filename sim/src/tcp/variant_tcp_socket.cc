@@ -85,22 +85,13 @@ void VariantTcpSocket::ProcessAck(const SequenceNumber32& ack, bool scoreboard_u
   const bool partial =
       options_.reno && m_tcb->m_congState == TcpSocketState::CA_RECOVERY && ack > old_head && ack < m_recover;
   if (partial) m_recover = ack;  // a partial ACK ends Reno's recovery as a full one would
-  // (current_delivered: what the ACK's SACK blocks delivered; the cumulative
-  // ACK delivers the rest inside ProcessAck.)
-  const uint64_t delivered_before = m_rateOps->GetConnectionRate().m_delivered - current_delivered;
-  const uint32_t in_flight_before = BytesInFlight();
+  // Delivery-rate bookkeeping only for a socket asked for samples (every ACK
+  // of every TCP flow passes here). current_delivered is what the ACK's SACK
+  // blocks delivered; the cumulative ACK delivers the rest inside ProcessAck.
+  const uint64_t delivered_before = on_sample_ ? m_rateOps->GetConnectionRate().m_delivered - current_delivered : 0;
+  const uint32_t in_flight_before = m_tcb->m_bytesInFlight.Get();  // the sample's record only
   TcpSocketBase::ProcessAck(ack, scoreboard_updated, current_delivered, old_head, received_data);
-  const uint64_t delivered = m_rateOps->GetConnectionRate().m_delivered - delivered_before;
-  if (on_sample_ && delivered > 0) {
-    const auto& rs =
-        m_rateOps->GenerateSample(static_cast<uint32_t>(delivered), 0, false, in_flight_before, m_tcb->m_minRtt);
-    // (rs.m_deliveryRate keeps an earlier value for an app-limited sample below
-    // it; the rate is computed from the sample's own numbers.)
-    if (rs.m_delivered > 0 && rs.m_interval.IsStrictlyPositive()) {
-      on_sample_({static_cast<double>(rs.m_delivered) * 8 / rs.m_interval.GetSeconds(), rs.m_interval.GetSeconds(),
-                  rs.m_isAppLimited});
-    }
-  }
+  if (on_sample_) take_delivery_sample(m_rateOps->GetConnectionRate().m_delivered - delivered_before, in_flight_before);
   // Reno keeps no scoreboard: the duplicate ACKs of the episode just ended
   // (ns-3 counts each as a SACKed segment when SACK is off) must not mark
   // the next hole lost; three new duplicate ACKs or the timer must find it.
@@ -146,6 +137,18 @@ ns3::Time VariantTcpSocket::CalculateRttSample(const ns3::TcpHeader& header, con
 
 void VariantTcpSocket::sample_delivery_rate(std::function<void(const DeliverySample&)> on_sample) {
   on_sample_ = std::move(on_sample);
+}
+
+void VariantTcpSocket::take_delivery_sample(uint64_t delivered, uint32_t in_flight_before) {
+  if (delivered == 0) return;
+  const auto& rs =
+      m_rateOps->GenerateSample(static_cast<uint32_t>(delivered), 0, false, in_flight_before, m_tcb->m_minRtt);
+  // (rs.m_deliveryRate keeps an earlier value for an app-limited sample below
+  // it; the rate is computed from the sample's own numbers.)
+  if (rs.m_delivered > 0 && rs.m_interval.IsStrictlyPositive()) {
+    on_sample_({static_cast<double>(rs.m_delivered) * 8 / rs.m_interval.GetSeconds(), rs.m_interval.GetSeconds(),
+                rs.m_isAppLimited});
+  }
 }
 
 void VariantTcpSocket::on_link_failure_notice() {

@@ -80,6 +80,8 @@ class VariantTcpSocket : public ns3::TcpSocketBase {
   ns3::Time CalculateRttSample(const ns3::TcpHeader& header, const ns3::RttHistory& history) override;
 
  private:
+  // A delivery-rate sample of the ACK that delivered `delivered` bytes, to on_sample_.
+  void take_delivery_sample(uint64_t delivered, uint32_t in_flight_before);
   AckKind classify(ns3::Ptr<const ns3::Packet> packet, const ns3::TcpHeader& header) const;
   // Carries out the machine's actions but the passing on, which is the caller's.
   void apply(const FreezeActions& actions);

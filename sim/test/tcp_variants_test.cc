@@ -48,8 +48,9 @@ class ScriptedLoss : public ErrorModel {
 struct Connection {
   Ptr<VariantTcpSocket> sender;
   Ptr<PacketSink> sink;
-  int recoveries = 0;  // entries into CA_RECOVERY
-  int timeouts = 0;    // entries into CA_LOSS
+  int recoveries = 0;                      // entries into CA_RECOVERY
+  int timeouts = 0;                        // entries into CA_LOSS
+  std::vector<uint32_t> recovery_dupacks;  // the duplicate ACKs counted at each entry into CA_RECOVERY
   double last_gap_end_s = 0;
   std::vector<double> rx_times_s;
   bool sample_delivery = false;         // ask the socket for delivery-rate samples
@@ -86,11 +87,15 @@ void run(Connection& c, const TcpVariantOptions& options, double stop_s,
   c.sender->SetRecoveryAlgorithm(CreateObject<TcpClassicRecovery>());
   c.sender->set_options(options);
   if (c.sample_delivery) c.sender->sample_delivery_rate([&c](const DeliverySample& d) { c.samples.push_back(d); });
-  c.sender->TraceConnectWithoutContext("CongState", MakeCallback(+[](Connection* conn, TcpSocketState::TcpCongState_t,
-                                                                     TcpSocketState::TcpCongState_t now) {
-                                                      if (now == TcpSocketState::CA_RECOVERY) ++conn->recoveries;
-                                                      if (now == TcpSocketState::CA_LOSS) ++conn->timeouts;
-                                                    }).Bind(&c));
+  c.sender->TraceConnectWithoutContext(
+      "CongState",
+      MakeCallback(+[](Connection* conn, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now) {
+        if (now == TcpSocketState::CA_RECOVERY) {
+          ++conn->recoveries;
+          conn->recovery_dupacks.push_back(conn->sender->duplicate_acks());
+        }
+        if (now == TcpSocketState::CA_LOSS) ++conn->timeouts;
+      }).Bind(&c));
   const auto fill = +[](Ptr<Socket> s, uint32_t available) {
     while (available >= kSegment && s->Send(Create<Packet>(kSegment)) > 0) available = s->GetTxAvailable();
   };
@@ -218,6 +223,44 @@ TEST_F(TcpVariants, LimitedTransmitSendsANewSegmentOnEachOfTheFirstTwoDuplicateA
 TEST_F(TcpVariants, WithoutLimitedTransmitNothingNewLeavesOnTheFirstTwoDuplicateAcks) {
   for (bool reno : {false, true}) {
     EXPECT_EQ(segments_sent_in_disorder(false, reno), 0) << (reno ? "reno" : "newreno");
+    Simulator::Destroy();
+  }
+}
+
+// The link's one-way delay from 20 ms to 300 ms for 30 ms every 2 s from
+// t = 3 s: what is sent then arrives behind what follows (a route change, a
+// MAC that retries), so the receiver sees holes, the sender retransmits, and
+// the late originals arrive as duplicates whose duplicate ACKs come after the
+// recovery ended.
+void delay_spikes(double until_s) {
+  const auto set_delay = +[](double delay_s) {
+    Ptr<Node> sender = NodeList::GetNode(0);
+    for (uint32_t i = 0; i < sender->GetNDevices(); ++i) {
+      if (auto wire = DynamicCast<PointToPointChannel>(sender->GetDevice(i)->GetChannel())) {
+        wire->SetAttribute("Delay", TimeValue(Seconds(delay_s)));
+      }
+    }
+  };
+  for (double t = 3; t < until_s; t += 2) {
+    Simulator::Schedule(Seconds(t), set_delay, 0.3);
+    Simulator::Schedule(Seconds(t + 0.03), set_delay, 0.02);
+  }
+}
+
+// Without SACK, ns-3 counts duplicate ACKs as SACKed segments and kept those
+// marks after the episode; a later ACK made a marked segment the head, marked
+// it lost, and the next single duplicate ACK started a fast recovery
+// (docs/protocols/reno.md). NewReno and Reno (RFC 5681, 6582; ns-2's agents)
+// start one at the third duplicate ACK, and never earlier.
+TEST_F(TcpVariants, EveryFastRecoveryBeginsAtTheThirdDuplicateAck) {
+  for (bool reno : {false, true}) {
+    Connection c;
+    TcpVariantOptions o;
+    o.reno = reno;
+    delay_spikes(60);
+    run(c, o, 60, [](const TcpHeader&, uint32_t) { return false; });
+    ASSERT_GE(c.recoveries, 5) << (reno ? "reno" : "newreno");  // the spikes did reorder
+    for (uint32_t dupacks : c.recovery_dupacks) EXPECT_EQ(dupacks, 3u) << (reno ? "reno" : "newreno");
     Simulator::Destroy();
   }
 }

@@ -52,6 +52,7 @@ AckKind VariantTcpSocket::classify(ns3::Ptr<const ns3::Packet> packet, const ns3
 }
 
 void VariantTcpSocket::ReceivedAck(ns3::Ptr<ns3::Packet> packet, const ns3::TcpHeader& header) {
+  clear_reno_marks(header.GetAckNumber());
   if (!machine_ || m_state != ESTABLISHED) {
     TcpSocketBase::ReceivedAck(packet, header);
     return;
@@ -60,6 +61,24 @@ void VariantTcpSocket::ReceivedAck(ns3::Ptr<ns3::Packet> packet, const ns3::TcpH
   apply(actions);
   if (actions.pass_to_tcp) TcpSocketBase::ReceivedAck(packet, header);
   if (actions.go_back) go_back();
+}
+
+// Without SACK, ns-3 counts each duplicate ACK as a SACKed segment
+// (AddRenoSack: in recovery, and with limited transmit in the disorder state
+// too) and keeps these marks after a new ACK ends the episode. When an ACK
+// then makes a marked segment the head, TcpTxBuffer::DiscardUpTo marks the
+// head lost without resending it, and one duplicate ACK later ns-3 starts a
+// fast recovery (IsLost(head)). NewReno and Reno keep no scoreboard (RFC
+// 5681, 6582; ns-2's agents): a new ACK outside recovery, or one that ends
+// it, clears the marks, before ns-3's ReceivedAck discards up to it.
+void VariantTcpSocket::clear_reno_marks(const SequenceNumber32& ack) {
+  if (m_sackEnabled || m_txBuffer->GetSacked() == 0 || ack <= m_txBuffer->HeadSequence()) return;
+  const TcpSocketState::TcpCongState_t state = m_tcb->m_congState.Get();
+  // Reno's recovery ends on its first new ACK (ProcessAck), NewReno's on one at m_recover.
+  const bool ends_recovery = state == TcpSocketState::CA_RECOVERY && (options_.reno || ack >= m_recover);
+  if (state == TcpSocketState::CA_OPEN || state == TcpSocketState::CA_DISORDER || ends_recovery) {
+    m_txBuffer->ResetRenoSack();
+  }
 }
 
 void VariantTcpSocket::go_back() {
@@ -92,10 +111,6 @@ void VariantTcpSocket::ProcessAck(const SequenceNumber32& ack, bool scoreboard_u
   const uint32_t in_flight_before = m_tcb->m_bytesInFlight.Get();  // the sample's record only
   TcpSocketBase::ProcessAck(ack, scoreboard_updated, current_delivered, old_head, received_data);
   if (on_sample_) take_delivery_sample(m_rateOps->GetConnectionRate().m_delivered - delivered_before, in_flight_before);
-  // Reno keeps no scoreboard: the duplicate ACKs of the episode just ended
-  // (ns-3 counts each as a SACKed segment when SACK is off) must not mark
-  // the next hole lost; three new duplicate ACKs or the timer must find it.
-  if (partial) m_txBuffer->ResetRenoSack();
 }
 
 void VariantTcpSocket::ReTxTimeout() {

@@ -68,6 +68,8 @@ class VariantTcpSocket : public ns3::TcpSocketBase {
   uint32_t cwnd_bytes() const { return m_tcb->m_cWnd.Get(); }
   double srtt_s() const { return m_tcb->m_srtt.Get().GetSeconds(); }
   ns3::TcpSocketState::TcpCongState_t congestion_state() const { return m_tcb->m_congState.Get(); }
+  // Duplicate ACKs counted since the last new ACK.
+  uint32_t duplicate_acks() const { return m_dupAckCount; }
   // From now on, each delivery-rate sample to `on_sample`.
   void sample_delivery_rate(std::function<void(const DeliverySample&)> on_sample);
 
@@ -80,6 +82,10 @@ class VariantTcpSocket : public ns3::TcpSocketBase {
   ns3::Time CalculateRttSample(const ns3::TcpHeader& header, const ns3::RttHistory& history) override;
 
  private:
+  // Without SACK, ns-3's guessed scoreboard is cleared before an ACK that
+  // leaves no recovery behind it (docs/protocols/reno.md, "Duplicate ACKs
+  // counted as SACKs").
+  void clear_reno_marks(const ns3::SequenceNumber32& ack);
   // A delivery-rate sample of the ACK that delivered `delivered` bytes, to on_sample_.
   void take_delivery_sample(uint64_t delivered, uint32_t in_flight_before);
   AckKind classify(ns3::Ptr<const ns3::Packet> packet, const ns3::TcpHeader& header) const;

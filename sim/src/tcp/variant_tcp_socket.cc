@@ -52,15 +52,21 @@ AckKind VariantTcpSocket::classify(ns3::Ptr<const ns3::Packet> packet, const ns3
 }
 
 void VariantTcpSocket::ReceivedAck(ns3::Ptr<ns3::Packet> packet, const ns3::TcpHeader& header) {
-  clear_reno_marks(header.GetAckNumber());
   if (!machine_ || m_state != ESTABLISHED) {
-    TcpSocketBase::ReceivedAck(packet, header);
+    pass_ack_to_tcp(packet, header);
     return;
   }
   const FreezeActions actions = machine_->on_ack(ns3::Simulator::Now().GetSeconds(), classify(packet, header));
   apply(actions);
-  if (actions.pass_to_tcp) TcpSocketBase::ReceivedAck(packet, header);
+  if (actions.pass_to_tcp) pass_ack_to_tcp(packet, header);
   if (actions.go_back) go_back();
+}
+
+// Only an ACK ns-3 processes (a frozen sender keeps some from it) ends an
+// episode, so only such an ACK clears the marks.
+void VariantTcpSocket::pass_ack_to_tcp(ns3::Ptr<ns3::Packet> packet, const ns3::TcpHeader& header) {
+  clear_reno_marks(header.GetAckNumber());
+  TcpSocketBase::ReceivedAck(packet, header);
 }
 
 // Without SACK, ns-3 counts each duplicate ACK as a SACKed segment

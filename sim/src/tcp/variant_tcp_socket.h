@@ -86,6 +86,8 @@ class VariantTcpSocket : public ns3::TcpSocketBase {
   // leaves no recovery behind it (docs/protocols/reno.md, "Duplicate ACKs
   // counted as SACKs").
   void clear_reno_marks(const ns3::SequenceNumber32& ack);
+  // ns-3's ReceivedAck, the marks cleared first where they must be.
+  void pass_ack_to_tcp(ns3::Ptr<ns3::Packet> packet, const ns3::TcpHeader& header);
   // A delivery-rate sample of the ACK that delivered `delivered` bytes, to on_sample_.
   void take_delivery_sample(uint64_t delivered, uint32_t in_flight_before);
   AckKind classify(ns3::Ptr<const ns3::Packet> packet, const ns3::TcpHeader& header) const;

@@ -48,9 +48,9 @@ class ScriptedLoss : public ErrorModel {
 struct Connection {
   Ptr<VariantTcpSocket> sender;
   Ptr<PacketSink> sink;
-  int recoveries = 0;                      // entries into CA_RECOVERY
-  int timeouts = 0;                        // entries into CA_LOSS
   std::vector<uint32_t> recovery_dupacks;  // the duplicate ACKs counted at each entry into CA_RECOVERY
+  int timeouts = 0;                        // entries into CA_LOSS
+  int recoveries() const { return static_cast<int>(recovery_dupacks.size()); }  // entries into CA_RECOVERY
   double last_gap_end_s = 0;
   std::vector<double> rx_times_s;
   bool sample_delivery = false;         // ask the socket for delivery-rate samples
@@ -90,10 +90,7 @@ void run(Connection& c, const TcpVariantOptions& options, double stop_s,
   c.sender->TraceConnectWithoutContext(
       "CongState",
       MakeCallback(+[](Connection* conn, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now) {
-        if (now == TcpSocketState::CA_RECOVERY) {
-          ++conn->recoveries;
-          conn->recovery_dupacks.push_back(conn->sender->duplicate_acks());
-        }
+        if (now == TcpSocketState::CA_RECOVERY) conn->recovery_dupacks.push_back(conn->sender->duplicate_acks());
         if (now == TcpSocketState::CA_LOSS) ++conn->timeouts;
       }).Bind(&c));
   const auto fill = +[](Ptr<Socket> s, uint32_t available) {
@@ -149,7 +146,7 @@ TEST_F(TcpVariants, DeliveryRateSamplesShowTheWindowsRateAndNoJumpAfterARecovery
   Connection c;
   c.sample_delivery = true;
   run(c, {}, 6, lose_once({40, 90}));
-  ASSERT_EQ(c.recoveries, 2);
+  ASSERT_EQ(c.recoveries(), 2);
   ASSERT_GT(c.samples.size(), 300u);
   std::vector<double> rates;
   for (const DeliverySample& d : c.samples) {
@@ -165,7 +162,7 @@ TEST_F(TcpVariants, DeliveryRateSamplesShowTheWindowsRateAndNoJumpAfterARecovery
 TEST_F(TcpVariants, NewRenoRecoversTwoLossesOfOneWindowInOneEpisode) {
   Connection c;
   run(c, TcpVariantOptions{}, 30, lose_once({40, 43}));
-  EXPECT_EQ(c.recoveries, 1);
+  EXPECT_EQ(c.recoveries(), 1);
   EXPECT_EQ(c.timeouts, 0);
   EXPECT_GT(c.sink->GetTotalRx(), 100u * kSegment);
 }
@@ -175,7 +172,7 @@ TEST_F(TcpVariants, RenoHalvesTwiceOrTimesOutOnTwoLossesOfOneWindow) {
   TcpVariantOptions reno;
   reno.reno = true;
   run(c, reno, 30, lose_once({40, 43}));
-  EXPECT_TRUE(c.recoveries == 2 || c.timeouts >= 1) << "recoveries " << c.recoveries << ", timeouts " << c.timeouts;
+  EXPECT_TRUE(c.recoveries() == 2 || c.timeouts >= 1) << "recoveries " << c.recoveries() << ", timeouts " << c.timeouts;
   EXPECT_GT(c.sink->GetTotalRx(), 100u * kSegment);
 }
 
@@ -185,7 +182,7 @@ TEST_F(TcpVariants, RenoAndNewRenoAgreeOnOneLoss) {
     TcpVariantOptions o;
     o.reno = reno;
     run(c, o, 30, lose_once({40}));
-    EXPECT_EQ(c.recoveries, 1);
+    EXPECT_EQ(c.recoveries(), 1);
     EXPECT_EQ(c.timeouts, 0);
     Simulator::Destroy();
   }
@@ -208,7 +205,7 @@ int segments_sent_in_disorder(bool limited_transmit, bool reno) {
         }).Bind(PeekPointer(c.sender), in_disorder.get()));
   });
   run(c, o, 30, lose_once({40}));
-  EXPECT_EQ(c.recoveries, 1);
+  EXPECT_EQ(c.recoveries(), 1);
   EXPECT_EQ(c.timeouts, 0);
   return *in_disorder;
 }
@@ -259,7 +256,7 @@ TEST_F(TcpVariants, EveryFastRecoveryBeginsAtTheThirdDuplicateAck) {
     o.reno = reno;
     delay_spikes(60);
     run(c, o, 60, [](const TcpHeader&, uint32_t) { return false; });
-    ASSERT_GE(c.recoveries, 5) << (reno ? "reno" : "newreno");  // the spikes did reorder
+    ASSERT_GE(c.recoveries(), 5) << (reno ? "reno" : "newreno");  // the spikes did reorder
     for (uint32_t dupacks : c.recovery_dupacks) EXPECT_EQ(dupacks, 3u) << (reno ? "reno" : "newreno");
     Simulator::Destroy();
   }
@@ -281,8 +278,8 @@ TEST_F(TcpVariants, FreezeProbingFreezesOnThreeDupAcksAndResumesOnTheRetransmiss
   EXPECT_EQ(n.rto_freezes, 0);
   EXPECT_EQ(n.resumes_from_frozen, 1);
   EXPECT_EQ(n.probes, 0);
-  EXPECT_LT(n.frozen_s, 0.5);  // the retransmission's round trip, not T_frozen
-  EXPECT_EQ(c.recoveries, 0);  // ns-3's fast recovery never ran
+  EXPECT_LT(n.frozen_s, 0.5);    // the retransmission's round trip, not T_frozen
+  EXPECT_EQ(c.recoveries(), 0);  // ns-3's fast recovery never ran
   EXPECT_EQ(c.timeouts, 0);
 }
 
